@@ -1,0 +1,39 @@
+// Exact values (Boost.Multiprecision rationals): decoding for display, decimal text, and the
+// reference rounding that tests use as an oracle. Never on a hot path.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/multiprecision/cpp_int.hpp>
+
+#include "sim/numeric/fields.hpp"
+#include "sim/numeric/rounding.hpp"
+
+namespace ptxmma {
+
+using Rational = boost::multiprecision::cpp_rational;
+using BigInt = boost::multiprecision::cpp_int;
+
+// A value that may also be an infinity, a NaN or a signed zero.
+struct ExactValue {
+  FpClass cls = FpClass::zero;
+  bool negative = false;  // sign bit (meaningful for zeros and infinities too)
+  Rational value;         // finite classes only
+};
+
+Rational pow2(int e);
+ExactValue exact_value(Type t, std::uint64_t code);  // floating and integer types
+
+// The reference rounding: finds the neighbours of x on the format's grid by rational arithmetic
+// alone (no bit tricks), then applies the mode and the PTX overflow/saturation/relu rules.
+std::uint64_t round_exact(Type dst, const ExactValue& x, ConvertFlags f);
+
+// Decimal text <-> exact values. Accepts [+-]digits[.digits][e[+-]digits], inf, nan.
+std::optional<ExactValue> parse_decimal(std::string_view text);
+// Exact decimal expansion when it has at most `max_digits` significant digits, else 17 digits
+// in scientific notation followed by " (approx.)".
+std::string to_decimal(const Rational& x, int max_digits = 40);
+
+}  // namespace ptxmma

@@ -1,0 +1,9 @@
+// Each subcommand registers itself on the CLI11 app; main only wires them together.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace ptxmma::cli {
+
+void add_format_command(CLI::App& app);
+
+}  // namespace ptxmma::cli

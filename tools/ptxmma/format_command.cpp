@@ -1,0 +1,145 @@
+// `ptxmma format TYPE VALUE [--to TYPE --round MODE --satfinite --relu]`: what an encoding means.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <iostream>
+#include <optional>
+
+#include "sim/error.hpp"
+#include "sim/numeric/exact.hpp"
+#include "tools/ptxmma/commands.hpp"
+
+namespace ptxmma::cli {
+namespace {
+
+Type require_type(const std::string& s) {
+  if (auto t = parse_type(s)) return *t;
+  std::string known;
+  for (const auto& ti : all_types()) known += (known.empty() ? "" : ", ") + std::string(ti.name);
+  throw Error(fmt::format("unknown type '{}' (known: {})", s, known));
+}
+
+std::string hex(const TypeInfo& ti, std::uint64_t container) {
+  const int width = ti.type == Type::tf32 ? 32 : ti.bits;
+  return fmt::format("0x{:0{}x}", container, (width + 3) / 4);
+}
+
+std::string binary_fields(const TypeInfo& ti, std::uint64_t code) {
+  std::string out;
+  const auto bits = [&](int from, int n) {
+    for (int i = n - 1; i >= 0; --i) out.push_back(((code >> (from + i)) & 1) ? '1' : '0');
+  };
+  if (!ti.is_float) {
+    bits(0, ti.bits);
+    return out;
+  }
+  if (ti.is_signed) { bits(ti.bits - 1, 1); out.push_back(' '); }
+  bits(ti.man_bits, ti.exp_bits);
+  if (ti.man_bits > 0) { out.push_back(' '); bits(0, ti.man_bits); }
+  return out;
+}
+
+std::string value_text(const ExactValue& x) {
+  switch (x.cls) {
+    case FpClass::nan: return x.negative ? "-NaN" : "NaN";
+    case FpClass::infinity: return x.negative ? "-Inf" : "+Inf";
+    case FpClass::zero: return x.negative ? "-0" : "0";
+    default: return to_decimal(x.value);
+  }
+}
+
+void describe(const TypeInfo& ti, std::uint64_t code, std::ostream& os) {
+  const std::uint64_t container = container_of(ti, code);
+  os << fmt::format("{} {}\n", ti.name, hex(ti, container));
+  os << fmt::format("  bits:      {}\n", binary_fields(ti, code));
+  const ExactValue x = exact_value(ti.type, code);
+  if (ti.is_float) {
+    const Fields f = decode(ti.type, code);
+    os << fmt::format("  fields:    sign {}  exponent {} (biased) {} (unbiased)  fraction 0x{:x}\n",
+                      f.sign ? 1 : 0, f.biased_exp, f.exponent, f.fraction);
+    if (f.cls != FpClass::nan && f.cls != FpClass::infinity)
+      os << fmt::format("  value:     {}{} x 2^{}  (significand 0x{:x}, {} fraction bits)\n", f.sign ? "-" : "",
+                        f.significand, f.exponent - ti.man_bits, f.significand, ti.man_bits);
+    os << fmt::format("  class:     {}\n", name(f.cls));
+  }
+  os << fmt::format("  exact:     {}\n", value_text(x));
+}
+
+// VALUE: 0x... are the container's bits; anything else is a decimal number rounded (rn) into TYPE.
+std::uint64_t parse_value(const TypeInfo& ti, const std::string& text, std::ostream& os) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    std::uint64_t bits = 0;
+    const char* b = text.data() + 2;
+    const char* e = text.data() + text.size();
+    auto [p, ec] = std::from_chars(b, e, bits, 16);
+    if (ec != std::errc() || p != e) throw Error(fmt::format("malformed hex value '{}'", text));
+    const int width = ti.type == Type::tf32 ? 32 : ti.bits;
+    if (width < 64 && (bits >> width) != 0)
+      throw Error(fmt::format("value '{}' does not fit in the {} bits of {}", text, width, ti.name));
+    if (ti.type == Type::tf32 && (bits & 0x1fff) != 0)
+      os << fmt::format("note: bits [12:0] = 0x{:x} are not part of tf32; tensor cores ignore them\n",
+                        bits & 0x1fff);
+    return code_of(ti, bits);
+  }
+  const auto x = parse_decimal(text);
+  if (!x) throw Error(fmt::format("malformed number '{}' (expected 0x<hex bits> or a decimal number)", text));
+  if (!ti.is_float) {
+    if (x->cls == FpClass::nan || x->cls == FpClass::infinity || denominator(x->value) != 1)
+      throw Error(fmt::format("'{}' is not an integer, as {} requires", text, ti.name));
+    const auto lo = ti.is_signed ? -(BigInt(1) << (ti.bits - 1)) : BigInt(0);
+    const auto hi = ti.is_signed ? (BigInt(1) << (ti.bits - 1)) - 1 : (BigInt(1) << ti.bits) - 1;
+    const BigInt v = numerator(x->value);
+    if (v < lo || v > hi)
+      throw Error(fmt::format("value {} is out of range for {} [{}, {}]", text, ti.name, lo.str(), hi.str()));
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & ti.mask();
+  }
+  if (x->cls == FpClass::infinity && !ti.has_inf) throw Error(fmt::format("{} has no infinity", ti.name));
+  if (x->cls == FpClass::nan && ti.nan == NanCode::none) throw Error(fmt::format("{} has no NaN", ti.name));
+  if (x->negative && !ti.is_signed && x->cls != FpClass::nan)
+    throw Error(fmt::format("{} is unsigned: '{}' is out of range", ti.name, text));
+  const std::uint64_t code = round_exact(ti.type, *x, ConvertFlags{});
+  const ExactValue got = exact_value(ti.type, code);
+  if (x->cls != FpClass::nan && x->cls != FpClass::infinity) {
+    if (got.cls == FpClass::nan || got.cls == FpClass::infinity)
+      throw Error(fmt::format("value {} is out of range for {} (largest finite {})", text, ti.name,
+                              to_decimal(exact_value(ti.type, ti.max_finite()).value)));
+    if (got.value != x->value) os << fmt::format("note: {} is not representable; rounded (rn) to nearest\n", text);
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_format_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("format", "decode an encoding or a number in an element type, and convert it");
+  struct Opts {
+    std::string type, value, to, round = "rn";
+    bool satfinite = false, relu = false;
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("TYPE", opts->type, "element type: f64 f32 tf32 f16 bf16 e4m3 e5m2 e3m2 e2m3 e2m1 ue8m0 ue4m3 s32 s8 u8 s4 u4 b1")
+      ->required();
+  cmd->add_option("VALUE", opts->value, "0x<bits> (the register bits) or a decimal number")->required();
+  cmd->add_option("--to", opts->to, "convert to this type (as cvt does)");
+  cmd->add_option("--round", opts->round, "rounding of the conversion: rn rna rz rm rp");
+  cmd->add_flag("--satfinite", opts->satfinite, "clamp to the largest finite value (PTX .satfinite)");
+  cmd->add_flag("--relu", opts->relu, "negative results become +0 (PTX .relu)");
+  cmd->callback([opts] {
+    const TypeInfo& ti = info(require_type(opts->type));
+    if (ti.type == Type::b1 && !opts->to.empty()) throw Error("b1 cannot be converted");
+    const std::uint64_t code = parse_value(ti, opts->value, std::cout);
+    describe(ti, code, std::cout);
+    if (opts->to.empty()) return;
+    const TypeInfo& di = info(require_type(opts->to));
+    if (di.type == Type::b1) throw Error("b1 cannot be converted");
+    const auto mode = parse_rounding(opts->round);
+    if (!mode) throw Error(fmt::format("unknown rounding mode '{}' (rn, rna, rz, rm, rp)", opts->round));
+    const ConvertFlags flags{*mode, opts->satfinite, opts->relu};
+    const std::uint64_t out = convert(ti.type, code, di.type, flags);
+    std::cout << fmt::format("converted (.{}{}{}):\n", name(*mode), opts->satfinite ? ".satfinite" : "",
+                             opts->relu ? ".relu" : "");
+    describe(di, out, std::cout);
+  });
+}
+
+}  // namespace ptxmma::cli

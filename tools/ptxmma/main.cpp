@@ -1,0 +1,31 @@
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "sim/error.hpp"
+#include "tools/ptxmma/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptxmma: a bit-exact simulator of NVIDIA tensor-core instructions"};
+  app.require_subcommand(1);
+  bool verbose = false;
+  std::string level = "warn";
+  app.add_flag("-v,--verbose", verbose, "log what is being done (same as --log-level debug)");
+  app.add_option("--log-level", level, "trace, debug, info, warn, error, off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.parse_complete_callback([&] {
+    spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::from_str(level));
+  });
+  spdlog::set_pattern("[%l] %v");
+  ptxmma::cli::add_format_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const ptxmma::Error& e) {
+    std::cerr << "ptxmma: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
