@@ -6,14 +6,46 @@
 namespace ptxmma {
 namespace {
 
+// x >= 2^e for x = num / den > 0, in integers: num >= den * 2^e.
+bool at_least_pow2(const BigInt& num, const BigInt& den, int e) {
+  return e >= 0 ? num >= (den << e) : (num << -e) >= den;
+}
+
 // floor(log2(x)) for x > 0, by comparison with powers of two.
 int floor_log2(const Rational& x) {
   const BigInt num = numerator(x), den = denominator(x);
   int e = static_cast<int>(msb(num)) - static_cast<int>(msb(den));
   // e is within one of the answer.
-  while (pow2(e) > x) --e;
-  while (pow2(e + 1) <= x) ++e;
+  while (!at_least_pow2(num, den, e)) --e;
+  while (at_least_pow2(num, den, e + 1)) ++e;
   return e;
+}
+
+// The reference rounding into an integer type: saturating, NaN -> 0 (PTX cvt to integers).
+std::uint64_t round_exact_integer(const TypeInfo& ti, const ExactValue& x, Rounding mode) {
+  const BigInt lo = ti.is_signed ? -(BigInt(1) << (ti.bits - 1)) : BigInt(0);
+  const BigInt hi = ti.is_signed ? (BigInt(1) << (ti.bits - 1)) - 1 : (BigInt(1) << ti.bits) - 1;
+  const auto encode = [&](const BigInt& v) {
+    const BigInt r = v < lo ? lo : (v > hi ? hi : v);
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(r)) & ti.mask();
+  };
+  if (x.cls == FpClass::nan) return 0;
+  if (x.cls == FpClass::infinity) return encode(x.negative ? lo : hi);
+  const bool negative = x.value < 0;
+  const Rational mag = abs(x.value);
+  const BigInt n = numerator(mag) / denominator(mag);  // floor of the magnitude
+  const Rational twice_frac = (mag - Rational(n)) * 2;
+  BigInt r = n;
+  if (twice_frac != 0) {
+    switch (mode) {
+      case Rounding::rn: r = twice_frac > 1 || (twice_frac == 1 && n % 2 == 1) ? n + 1 : n; break;
+      case Rounding::rna: r = twice_frac >= 1 ? n + 1 : n; break;
+      case Rounding::rz: r = n; break;
+      case Rounding::rm: r = negative ? n + 1 : n; break;
+      case Rounding::rp: r = negative ? n : n + 1; break;
+    }
+  }
+  return encode(negative ? BigInt(-r) : r);
 }
 
 Rational largest_finite(const TypeInfo& ti) { return exact_value(ti.type, ti.max_finite()).value; }
@@ -41,6 +73,7 @@ ExactValue exact_value(Type t, std::uint64_t code) {
 
 std::uint64_t round_exact(Type dst, const ExactValue& x, ConvertFlags f) {
   const TypeInfo& ti = info(dst);
+  if (!ti.is_float) return round_exact_integer(ti, x, f.mode);
   if (x.cls == FpClass::nan || x.cls == FpClass::infinity) return special_to(dst, x.cls, x.negative, f);
   const bool negative = x.negative && ti.is_signed;
   const Rational mag = abs(x.value);
@@ -86,9 +119,9 @@ std::uint64_t round_exact(Type dst, const ExactValue& x, ConvertFlags f) {
   }
   if (!ti.has_subnormals && r < pow2(ti.emin())) return 0;  // no zero: smallest code
   if (r > maxv) {
-    const bool away = f.mode == Rounding::rn || f.mode == Rounding::rna ||
+    const bool away = f.overflow_to_inf || f.mode == Rounding::rn || f.mode == Rounding::rna ||
                       (f.mode == Rounding::rp && !negative) || (f.mode == Rounding::rm && negative);
-    if (f.satfinite || !away) return encode(maxv, negative);
+    if (f.satfinite || !(away || f.overflow_to_inf)) return encode(maxv, negative);
     if (ti.has_inf) return ti.inf_bits(negative);
     if (ti.nan != NanCode::none) return ti.canonical_nan();
     return encode(maxv, negative);
@@ -129,7 +162,10 @@ std::optional<ExactValue> parse_decimal(std::string_view s) {
     long e = 0;
     const char* b = s.data() + i;
     const char* end = s.data() + s.size();
-    if (b < end && *b == '+') ++b;
+    if (b < end && *b == '+') {
+      ++b;
+      if (b < end && *b == '-') return std::nullopt;  // "1e+-5": from_chars would take the '-'
+    }
     auto [p, ec] = std::from_chars(b, end, e);
     if (ec != std::errc() || p != end || e > 100000 || e < -100000) return std::nullopt;
     exp10 += e;

@@ -28,6 +28,8 @@ ExactValue exact_value(Type t, std::uint64_t code);  // floating and integer typ
 
 // The reference rounding: finds the neighbours of x on the format's grid by rational arithmetic
 // alone (no bit tricks), then applies the mode and the PTX overflow/saturation/relu rules.
+// Integer destinations round to an integer and saturate (NaN -> 0), as convert does; their
+// satfinite/relu flags are ignored. NaN and Inf into floating formats go through special_to.
 std::uint64_t round_exact(Type dst, const ExactValue& x, ConvertFlags f);
 
 // Decimal text <-> exact values. Accepts [+-]digits[.digits][e[+-]digits], inf, nan.

@@ -24,10 +24,10 @@ enum class Container : std::uint8_t {
 };
 
 constexpr int container_shift(Type t, Container c) { return c == Container::f8f6f4 && t == Type::e2m1 ? 2 : 0; }
-constexpr std::uint32_t from_container(Type t, Container c, std::uint32_t byte) {
+inline std::uint32_t from_container(Type t, Container c, std::uint32_t byte) {
   return (byte >> container_shift(t, c)) & static_cast<std::uint32_t>(info(t).mask());
 }
-constexpr std::uint32_t to_container(Type t, Container c, std::uint32_t code) {
+inline std::uint32_t to_container(Type t, Container c, std::uint32_t code) {
   return (code & static_cast<std::uint32_t>(info(t).mask())) << container_shift(t, c);
 }
 
@@ -42,15 +42,15 @@ constexpr int pair_stride(Type t) {
     default: return 8;
   }
 }
-constexpr std::uint32_t pack_pair(Type t, std::uint32_t a_code, std::uint32_t b_code) {
+inline std::uint32_t pack_pair(Type t, std::uint32_t a_code, std::uint32_t b_code) {
   const int s = pair_stride(t);
   const auto m = static_cast<std::uint32_t>(info(t).mask());
   return ((a_code & m) << s) | (b_code & m);
 }
-constexpr std::uint32_t pair_high(Type t, std::uint32_t packed) {
+inline std::uint32_t pair_high(Type t, std::uint32_t packed) {
   return (packed >> pair_stride(t)) & static_cast<std::uint32_t>(info(t).mask());
 }
-constexpr std::uint32_t pair_low(Type t, std::uint32_t packed) {
+inline std::uint32_t pair_low(Type t, std::uint32_t packed) {
   return packed & static_cast<std::uint32_t>(info(t).mask());
 }
 

@@ -21,7 +21,7 @@ bool rounds_away(Rounding m, bool sign) {
 }
 
 std::uint64_t overflow(const TypeInfo& ti, bool sign, ConvertFlags f) {
-  if (f.satfinite || !rounds_away(f.mode, sign)) return with_sign(ti, ti.max_finite(), sign);
+  if (f.satfinite || !(f.overflow_to_inf || rounds_away(f.mode, sign))) return with_sign(ti, ti.max_finite(), sign);
   if (ti.has_inf) return ti.inf_bits(sign && ti.is_signed);
   if (ti.nan != NanCode::none) return ti.canonical_nan();
   return with_sign(ti, ti.max_finite(), sign);
@@ -115,7 +115,8 @@ std::uint64_t round_to_integer(Type dst, const Unrounded& v, Rounding mode) {
   u128 keep = 0;
   bool above_half = false, exactly_half = false, inexact = v.sticky;
   if (v.exp >= 0) {
-    const bool huge = v.exp >= 64 || (v.sig != 0 && bit_width128(v.sig) + v.exp > 63);
+    if (v.sig == 0 && !v.sticky) return 0;  // an exact zero, whatever its exponent
+    const bool huge = v.exp >= 64 || bit_width128(v.sig) + v.exp > 63;
     if (huge) return static_cast<std::uint64_t>(v.sign ? lo : hi) & ti.mask();
     keep = v.sig << v.exp;
   } else {
@@ -151,7 +152,9 @@ std::uint64_t convert(Type src, std::uint64_t code, Type dst, ConvertFlags f) {
     const Fields fs = decode(src, code);
     if (fs.cls == FpClass::nan) {
       if (!di.is_float) return 0;
-      if (di.nan == NanCode::ieee && si.nan == NanCode::ieee && di.man_bits >= si.man_bits && !f.relu) {
+      // FP8 (e5m2) NaNs widen to the canonical NaN (numerics.md §1.6, CUDA's up-conversions).
+      if (di.nan == NanCode::ieee && si.nan == NanCode::ieee && si.bits >= 16 && di.man_bits >= si.man_bits &&
+          !f.relu) {
         const std::uint64_t quiet = 1ULL << (di.man_bits - 1);
         const std::uint64_t payload = fs.fraction << (di.man_bits - si.man_bits);
         return with_sign(di, (static_cast<std::uint64_t>(di.exp_max_code()) << di.man_bits) | quiet | payload, fs.sign);

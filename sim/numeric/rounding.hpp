@@ -20,6 +20,8 @@ struct ConvertFlags {
   Rounding mode = Rounding::rn;
   bool satfinite = false;
   bool relu = false;
+  // Tensor-core results: a finite overflow gives Inf whatever the rounding direction.
+  bool overflow_to_inf = false;
 };
 
 // value = (-1)^sign * (sig + f) * 2^exp, where 0 <= f < 1 and sticky == (f != 0).
@@ -42,8 +44,10 @@ std::uint64_t special_to(Type dst, FpClass cls, bool sign, ConvertFlags f);
 std::uint64_t round_to_integer(Type dst, const Unrounded& v, Rounding mode);
 
 // cvt: `code` in format `src` (format bits, not container) to format `dst`.
-// A NaN keeps its sign and payload when `dst` is an IEEE format at least as wide (quietened),
-// and otherwise becomes the canonical NaN of `dst` (+MAX_NORM for FP6/FP4, which have no NaN).
+// A NaN of f16/bf16/tf32/f32/f64 keeps its sign and payload (quietened) when `dst` is an IEEE format
+// with at least as many fraction bits (unverified on hardware); every other NaN, e5m2 ones included
+// (numerics.md §1.6), becomes the canonical NaN of `dst` (+MAX_NORM for FP6/FP4, which have no NaN).
+// Integer destinations: NaN -> 0, +-Inf and out-of-range values saturate.
 std::uint64_t convert(Type src, std::uint64_t code, Type dst, ConvertFlags f);
 
 }  // namespace ptxmma

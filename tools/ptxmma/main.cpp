@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   });
   spdlog::set_pattern("[%l] %v");
   ptxmma::cli::add_format_command(app);
+  ptxmma::cli::add_layout_command(app);
+  ptxmma::cli::add_replay_command(app);
+  ptxmma::cli::add_explain_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

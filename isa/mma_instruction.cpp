@@ -1,0 +1,376 @@
+#include "isa/mma_instruction.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <functional>
+#include <vector>
+
+#include "sim/error.hpp"
+
+namespace ptxmma {
+
+namespace {
+
+// ---- qualifier tables ---------------------------------------------------------------------------
+
+enum class Cls : std::uint8_t { layout, rounding, satfinite, bitop, popc, kind, block_scale, scale_vec };
+
+struct Qualifier {
+  std::string_view token;
+  Cls cls;
+  int value;  // MatrixLayout, Rounding, BitOp, MmaKind or the scale vector size, by class
+};
+
+constexpr std::array<Qualifier, 19> kQualifiers = {{
+    {"row", Cls::layout, static_cast<int>(MatrixLayout::row)},
+    {"col", Cls::layout, static_cast<int>(MatrixLayout::col)},
+    {"rn", Cls::rounding, static_cast<int>(Rounding::rn)},
+    {"rna", Cls::rounding, static_cast<int>(Rounding::rna)},
+    {"rz", Cls::rounding, static_cast<int>(Rounding::rz)},
+    {"rm", Cls::rounding, static_cast<int>(Rounding::rm)},
+    {"rp", Cls::rounding, static_cast<int>(Rounding::rp)},
+    {"satfinite", Cls::satfinite, 0},
+    {"xor", Cls::bitop, static_cast<int>(BitOp::xor_popc)},
+    {"and", Cls::bitop, static_cast<int>(BitOp::and_popc)},
+    {"popc", Cls::popc, 0},
+    {"kind::f8f6f4", Cls::kind, static_cast<int>(MmaKind::f8f6f4)},
+    {"kind::mxf8f6f4", Cls::kind, static_cast<int>(MmaKind::mxf8f6f4)},
+    {"kind::mxf4", Cls::kind, static_cast<int>(MmaKind::mxf4)},
+    {"kind::mxf4nvf4", Cls::kind, static_cast<int>(MmaKind::mxf4nvf4)},
+    {"block_scale", Cls::block_scale, 0},
+    {"scale_vec::1X", Cls::scale_vec, 1},
+    {"scale_vec::2X", Cls::scale_vec, 2},
+    {"scale_vec::4X", Cls::scale_vec, 4},
+}};
+
+const Qualifier* find_qualifier(std::string_view tok) {
+  for (const Qualifier& q : kQualifiers)
+    if (q.token == tok) return &q;
+  return nullptr;
+}
+
+// The opcode prefix and the forms we know but do not simulate.
+struct Prefix {
+  std::string_view second;  // token after "mma"
+  const char* error;        // nullptr: accepted
+};
+constexpr std::array<Prefix, 3> kPrefixes = {{
+    {"sync", nullptr},
+    {"sp", "sparse mma (mma.sp) is not supported yet"},
+    {"sp::ordered_metadata", "sparse mma (mma.sp::ordered_metadata) is not supported yet"},
+}};
+
+std::vector<std::string_view> split(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t p = 0;
+  for (;;) {
+    const std::size_t q = s.find('.', p);
+    out.push_back(s.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p));
+    if (q == std::string_view::npos) return out;
+    p = q + 1;
+  }
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == ';')) s.remove_suffix(1);
+  return s;
+}
+
+// "a", "a or b", "a, b or c"
+std::string one_of(const std::vector<std::string>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : i + 1 == v.size() ? " or " : ", ") + v[i];
+  return out;
+}
+std::string all_of(const std::vector<std::string>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : ", ") + v[i];
+  return out;
+}
+void add_unique(std::vector<std::string>& v, std::string s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
+}
+
+std::string scale_text(int vec, std::optional<Type> stype) {
+  return fmt::format(".scale_vec::{}X with .{}", vec, stype ? name(*stype) : "?");
+}
+
+}  // namespace
+
+// ---- syntax ----------------------------------------------------------------------------------------
+
+MmaInstruction parse_mma_syntax(std::string_view raw) {
+  MmaInstruction ins;
+  const std::string_view text = trim(raw);
+  ins.text = std::string(text);
+  const auto fail = [&](const std::string& what) -> void { throw Error(fmt::format("{}: {}", text, what)); };
+  if (text.empty()) throw Error("empty mma instruction");
+  for (char c : text)
+    if (std::isspace(static_cast<unsigned char>(c)))
+      fail("expected the instruction without operands (no spaces), e.g. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+
+  const std::vector<std::string_view> tok = split(text);
+  if (tok[0] != "mma") fail("not an mma instruction (expected mma.sync.aligned...)");
+  const auto* pre = tok.size() > 1 ? std::find_if(kPrefixes.begin(), kPrefixes.end(),
+                                                  [&](const Prefix& p) { return p.second == tok[1]; })
+                                   : kPrefixes.end();
+  if (pre != kPrefixes.end() && pre->error) fail(pre->error);
+  if (pre == kPrefixes.end() || tok.size() < 3 || tok[2] != "aligned") fail("expected mma.sync.aligned");
+
+  enum Phase { before_types, in_types, after_types } phase = before_types;
+  bool have_shape = false, have_kind = false, have_rounding = false;
+  int layouts = 0;
+  std::vector<Type> types;
+  std::string_view prev = "aligned";  // previous token, for order rules
+  for (std::size_t k = 3; k < tok.size(); ++k) {
+    const std::string_view t = tok[k];
+    if (t.empty()) fail(k + 1 == tok.size() ? "trailing '.'" : "empty qualifier (two dots in a row)");
+    if (const auto ty = parse_type(t)) {
+      if (phase == after_types)
+        fail(fmt::format("unexpected type '.{}' after '.{}' (the types .dtype.atype.btype.ctype come together)", t, prev));
+      phase = in_types;
+      types.push_back(*ty);
+      prev = t;
+      continue;
+    }
+    if (phase == in_types) phase = after_types;
+    if (const auto shape = parse_shape(t)) {
+      if (have_shape) fail(fmt::format("two shapes: .{} and .{}", shape_name(ins.shape), t));
+      if (phase != before_types) fail(fmt::format("the shape '.{}' must come before the types", t));
+      ins.shape = *shape;
+      have_shape = true;
+      prev = t;
+      continue;
+    }
+    const Qualifier* q = find_qualifier(t);
+    if (!q) fail(fmt::format("unknown qualifier '.{}'", t));
+    const auto once = [&](bool& seen, std::string_view what) {
+      if (seen) fail(fmt::format("{} given twice", what));
+      seen = true;
+    };
+    const auto before = [&](std::string_view what) {
+      if (phase != before_types) fail(fmt::format("'.{}' must come before the types", what));
+    };
+    switch (q->cls) {
+      case Cls::layout:
+        if (!have_shape) fail(fmt::format("missing the shape (e.g. .m16n8k16) before '.{}'", t));
+        if (layouts == 2) fail(fmt::format("a third layout '.{}' (A and B take one each: .row.col)", t));
+        if (const Qualifier* p = find_qualifier(prev); !parse_shape(prev) && !(p && p->cls == Cls::layout))
+          fail(fmt::format("the layout '.{}' must come right after the shape", t));
+        (layouts == 0 ? ins.alayout : ins.blayout) = static_cast<MatrixLayout>(q->value);
+        ++layouts;
+        break;
+      case Cls::rounding:
+        if (have_rounding)
+          fail(fmt::format("two rounding modifiers: .{} and .{}", name(*ins.rounding), t));
+        have_rounding = true;
+        ins.rounding = static_cast<Rounding>(q->value);
+        break;
+      case Cls::satfinite: once(ins.satfinite, "'.satfinite'"); break;
+      case Cls::bitop: {
+        if (phase != after_types) fail(fmt::format("'.{}.popc' must come after the types (...s32.b1.b1.s32.{}.popc)", t, t));
+        if (ins.bitop != BitOp::none) fail(fmt::format("two bit operations: .{} and .{}", name(ins.bitop), t));
+        if (k + 1 >= tok.size() || tok[k + 1] != "popc") fail(fmt::format("'.{}' must be followed by '.popc'", t));
+        ins.bitop = static_cast<BitOp>(q->value);
+        ++k;
+        prev = "popc";
+        continue;
+      }
+      case Cls::popc: fail("'.popc' must follow '.xor' or '.and'"); break;
+      case Cls::kind:
+        before(t);
+        if (have_kind) fail(fmt::format("two kinds: .kind::{} and .{}", name(ins.kind), t));
+        have_kind = true;
+        ins.kind = static_cast<MmaKind>(q->value);
+        break;
+      case Cls::block_scale:
+        before(t);
+        once(ins.block_scale, "'.block_scale'");
+        break;
+      case Cls::scale_vec:
+        before(t);
+        if (!ins.block_scale) fail(fmt::format("'.{}' must follow '.block_scale'", t));
+        if (ins.scale_vec) fail(fmt::format("two scale vectors: .scale_vec::{}X and .{}", ins.scale_vec, t));
+        ins.scale_vec = q->value;
+        break;
+    }
+    prev = t;
+  }
+
+  if (!have_shape) fail("missing the shape (e.g. .m16n8k16)");
+  if (layouts == 0) fail(fmt::format("missing the layouts after .{} (.row.col)", shape_name(ins.shape)));
+  if (layouts == 1) fail("only one layout; A and B need one each (.row.col)");
+  const std::size_t want = ins.block_scale ? 5 : 4;
+  if (types.size() != want) {
+    if (ins.block_scale)
+      fail(fmt::format("expected 5 types with .block_scale (.dtype.atype.btype.ctype.stype), found {}", types.size()));
+    fail(fmt::format("expected 4 types (.dtype.atype.btype.ctype), found {}", types.size()));
+  }
+  ins.d = types[0], ins.a = types[1], ins.b = types[2], ins.c = types[3];
+  if (ins.block_scale) ins.stype = types[4];
+  return ins;
+}
+
+// ---- legality against the catalogue ----------------------------------------------------------------
+
+const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, const MmaCatalog& catalog) {
+  const auto fail = [&](const std::string& what) -> void { throw Error(fmt::format("{}: {}", ins.text, what)); };
+  const int target_rank_ = [&] {
+    try {
+      return require_target(target);
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: {}", ins.text, e.what()));
+    }
+  }();
+  using Set = std::vector<const MmaVariant*>;
+  const auto narrow = [](const Set& from, const std::function<bool(const MmaVariant&)>& keep) {
+    Set out;
+    for (const MmaVariant* v : from)
+      if (keep(*v)) out.push_back(v);
+    return out;
+  };
+  const auto collect = [](const Set& from, const std::function<std::string(const MmaVariant&)>& what) {
+    std::vector<std::string> out;
+    for (const MmaVariant* v : from) add_unique(out, what(*v));
+    return out;
+  };
+  Set all;
+  for (const MmaVariant& v : catalog.variants()) all.push_back(&v);
+
+  const std::string shape = shape_name(ins.shape);
+  const std::string inputs =
+      ins.a == ins.b ? fmt::format("{} inputs", name(ins.a)) : fmt::format("{} x {} inputs", name(ins.a), name(ins.b));
+  const std::string kind_text = ins.kind == MmaKind::none ? "" : fmt::format(".kind::{}", name(ins.kind));
+
+  // 1. shape
+  const Set by_shape = narrow(all, [&](const MmaVariant& v) { return v.shape == ins.shape; });
+  if (by_shape.empty())
+    fail(fmt::format("unknown shape .{} (mma.sync shapes: {})", shape,
+                     all_of(collect(all, [](const MmaVariant& v) { return shape_name(v.shape); }))));
+  // 2. a kind that does not exist for this shape
+  if (ins.kind != MmaKind::none &&
+      narrow(by_shape, [&](const MmaVariant& v) { return v.kind == ins.kind; }).empty())
+    fail(fmt::format("{} needs shape {}; the shape is {}", kind_text,
+                     one_of(collect(narrow(all, [&](const MmaVariant& v) { return v.kind == ins.kind; }),
+                                    [](const MmaVariant& v) { return shape_name(v.shape); })),
+                     shape));
+  // 3. A and B types
+  const Set by_a = narrow(by_shape, [&](const MmaVariant& v) { return v.a == ins.a; });
+  if (by_a.empty())
+    fail(fmt::format("{} does not take {} {} (its A types: {})", shape, name(ins.a), ins.a == ins.b ? "inputs" : "A",
+                     all_of(collect(by_shape, [](const MmaVariant& v) { return std::string(name(v.a)); }))));
+  const Set by_ab = narrow(by_a, [&](const MmaVariant& v) { return v.b == ins.b; });
+  if (by_ab.empty())
+    fail(fmt::format("{} does not take {} A with {} B (with {} A, B is {})", shape, name(ins.a), name(ins.b),
+                     name(ins.a), one_of(collect(by_a, [](const MmaVariant& v) { return std::string(name(v.b)); }))));
+  // 4. kind
+  const Set by_kind = narrow(by_ab, [&](const MmaVariant& v) { return v.kind == ins.kind; });
+  if (by_kind.empty()) {
+    const auto kinds = collect(by_ab, [](const MmaVariant& v) {
+      return v.kind == MmaKind::none ? std::string("no .kind") : fmt::format(".kind::{}", name(v.kind));
+    });
+    if (ins.kind == MmaKind::none) fail(fmt::format("{} on {} need {}", inputs, shape, one_of(kinds)));
+    if (kinds.size() == 1 && kinds[0] == "no .kind")
+      fail(fmt::format("{} on {} take no .kind qualifier", inputs, shape));
+    fail(fmt::format("{} on {} take {}, not {}", inputs, shape, one_of(kinds), kind_text));
+  }
+  // 5. block scaling
+  const Set by_bs = narrow(by_kind, [&](const MmaVariant& v) { return v.block_scale == ins.block_scale; });
+  if (by_bs.empty()) {
+    if (ins.block_scale && ins.kind == MmaKind::none)
+      fail(fmt::format(".block_scale needs {}",
+                       one_of(collect(narrow(all, [](const MmaVariant& v) { return v.block_scale; }),
+                                      [](const MmaVariant& v) { return fmt::format(".kind::{}", name(v.kind)); }))));
+    if (ins.block_scale) fail(fmt::format("{} takes no .block_scale", kind_text));
+    fail(fmt::format("{} needs .block_scale", kind_text));
+  }
+  const Set by_scale = narrow(by_bs, [&](const MmaVariant& v) {
+    return v.stype == ins.stype && (v.scale_vec == ins.scale_vec || (ins.scale_vec == 0 && v.scale_vec_is_default));
+  });
+  if (by_scale.empty()) {
+    if (ins.scale_vec == 0 && std::none_of(by_bs.begin(), by_bs.end(), [](auto* v) { return v->scale_vec_is_default; }))
+      fail(fmt::format("{} needs {}", kind_text,
+                       one_of(collect(by_bs, [](const MmaVariant& v) { return fmt::format(".scale_vec::{}X", v.scale_vec); }))));
+    int given = ins.scale_vec;
+    for (const MmaVariant* v : by_bs)
+      if (given == 0 && v->scale_vec_is_default) given = v->scale_vec;
+    fail(fmt::format("{} takes {}, not {}", kind_text,
+                     one_of(collect(by_bs, [](const MmaVariant& v) { return scale_text(v.scale_vec, v.stype); })),
+                     scale_text(given, ins.stype)));
+  }
+  // 6. layouts
+  const Set by_layout =
+      narrow(by_scale, [&](const MmaVariant& v) { return v.alayout == ins.alayout && v.blayout == ins.blayout; });
+  if (by_layout.empty()) {
+    const auto legal = collect(by_scale, [](const MmaVariant& v) {
+      return fmt::format(".{}.{}", name(v.alayout), name(v.blayout));
+    });
+    fail(fmt::format("{} on {} take {}{}, not .{}.{}", inputs, shape, legal.size() == 1 ? "only " : "", one_of(legal),
+                     name(ins.alayout), name(ins.blayout)));
+  }
+  // 7. C and D types
+  const Set by_dc = narrow(by_layout, [&](const MmaVariant& v) { return v.d == ins.d && v.c == ins.c; });
+  if (by_dc.empty()) {
+    const bool equal = std::all_of(by_layout.begin(), by_layout.end(), [](auto* v) { return v->c == v->d; });
+    if (equal) {
+      const auto types = collect(by_layout, [](const MmaVariant& v) { return std::string(name(v.d)); });
+      if (types.size() == 1) fail(fmt::format("{} need {} C and D", inputs, types[0]));
+      fail(fmt::format("{} need C and D both {}", inputs, one_of(types)));
+    }
+    fail(fmt::format("{} on {} need (D, C) = {}; ({}, {}) is illegal", inputs, shape,
+                     one_of(collect(by_layout,
+                                    [](const MmaVariant& v) { return fmt::format("({}, {})", name(v.d), name(v.c)); })),
+                     name(ins.d), name(ins.c)));
+  }
+  // 8. .satfinite
+  const Set by_sat = narrow(by_dc, [&](const MmaVariant& v) { return v.satfinite == ins.satfinite; });
+  if (by_sat.empty())
+    fail(fmt::format(".satfinite applies only to {} inputs, not {}",
+                     all_of(collect(narrow(all, [](const MmaVariant& v) { return v.satfinite; }),
+                                    [](const MmaVariant& v) { return std::string(name(v.a)); })),
+                     name(ins.a)));
+  // 9. b1 bit operation
+  const Set by_bitop = narrow(by_sat, [&](const MmaVariant& v) { return v.bitop == ins.bitop; });
+  if (by_bitop.empty()) {
+    if (ins.bitop == BitOp::none)
+      fail(fmt::format("{} need {}", inputs,
+                       one_of(collect(by_sat, [](const MmaVariant& v) { return fmt::format(".{}", name(v.bitop)); }))));
+    fail(fmt::format(".{} applies only to {} inputs", name(ins.bitop),
+                     all_of(collect(narrow(all, [](const MmaVariant& v) { return v.bitop != BitOp::none; }),
+                                    [](const MmaVariant& v) { return std::string(name(v.a)); }))));
+  }
+  if (by_bitop.size() != 1)
+    fail(fmt::format("matches {} catalogue entries (the catalogue has duplicates)", by_bitop.size()));
+  const MmaVariant& v = *by_bitop.front();
+  // 10. rounding
+  if (ins.rounding) {
+    if (v.roundings.empty())
+      fail(fmt::format("rounding .{} applies only to {} inputs", name(*ins.rounding),
+                       all_of(collect(narrow(all, [](const MmaVariant& x) { return !x.roundings.empty(); }),
+                                      [](const MmaVariant& x) { return std::string(name(x.a)); }))));
+    if (std::find(v.roundings.begin(), v.roundings.end(), *ins.rounding) == v.roundings.end()) {
+      std::vector<std::string> legal;
+      for (Rounding r : v.roundings) legal.push_back(fmt::format(".{}", name(r)));
+      fail(fmt::format("{} take {}, not .{}", inputs, one_of(legal), name(*ins.rounding)));
+    }
+  }
+  // 11. target
+  const int need = *target_rank(v.min_target);
+  if (target_rank_ < need) {
+    const bool last = need + 1 == static_cast<int>(mma_targets().size());
+    fail(fmt::format("needs {}{}; the target is {}", v.min_target, last ? "" : " or later", target));
+  }
+  return v;
+}
+
+MmaInstruction parse_mma(std::string_view text, std::string_view target, const MmaCatalog& catalog) {
+  MmaInstruction ins = parse_mma_syntax(text);
+  ins.variant = &check_mma(ins, target, catalog);
+  return ins;
+}
+
+}  // namespace ptxmma

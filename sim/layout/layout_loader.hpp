@@ -1,0 +1,51 @@
+// Fragment layouts from configs/mma/layouts.yaml: each entry's row/col/problem expressions are
+// compiled once and evaluated for every (lane, register, element) into a FragmentLayout table,
+// which checks that the map is a bijection.
+#pragma once
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "sim/layout/fragment_layout.hpp"
+
+namespace ptxmma {
+
+// The formulas as written in the YAML (for display: `ptxmma layout`).
+struct LayoutFormula {
+  std::string problem;  // "0" for single-problem layouts
+  std::string row;
+  std::string col;
+  std::string source;   // "configs/mma/layouts.yaml:57"
+};
+
+// Variables the expressions may use, in the order the loader binds them:
+// lane, g (lane>>2), t (lane%4), r, e, i (r*E+e), E, hi (lane>=16), q ((lane>>2)&3).
+std::span<const std::string_view> layout_variables();
+
+class LayoutLibrary {
+ public:
+  // Loads a layouts YAML file. Errors name the file, the line and the layout, e.g.
+  // "configs/mma/layouts.yaml:57:3: layout m16n8k16.a.16bit: not a bijection: ...".
+  static LayoutLibrary load(const std::string& path);
+  // Same, from text (tests); `source_name` stands in for the file name in messages.
+  static LayoutLibrary parse(const std::string& yaml_text, const std::string& source_name);
+
+  [[nodiscard]] const FragmentLayout* find(std::string_view name) const;
+  [[nodiscard]] const FragmentLayout& at(std::string_view name) const;  // throws Error if unknown
+  [[nodiscard]] const LayoutFormula& formula(std::string_view name) const;
+  [[nodiscard]] std::size_t size() const { return entries_.size(); }
+
+  struct Entry {
+    FragmentLayout layout;
+    LayoutFormula formula;
+  };
+  // Ordered by name. Element addresses are stable for the library's lifetime (also across moves),
+  // so FragmentLayout pointers handed out stay valid.
+  [[nodiscard]] const std::map<std::string, Entry, std::less<>>& entries() const { return entries_; }
+
+ private:
+  std::map<std::string, Entry, std::less<>> entries_;
+};
+
+}  // namespace ptxmma

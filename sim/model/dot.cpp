@@ -1,0 +1,219 @@
+#include "sim/model/dot.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+
+#include "sim/error.hpp"
+#include "sim/model/term.hpp"
+
+namespace ptxmma {
+namespace {
+
+__extension__ typedef __int128 i128;
+
+std::uint64_t nan_of(const Model& m, Type d) {
+  switch (d) {
+    case Type::f32: return m.nan_f32;
+    case Type::f16: return m.nan_f16;
+    default: return info(d).canonical_nan();
+  }
+}
+
+std::string hexcode(Type t, std::uint64_t code) {
+  return fmt::format("0x{:0{}x}", container_of(info(t), code), (info(t).bits + info(t).shift + 3) / 4);
+}
+
+// Special operands decide the result before any arithmetic (numerics.md §2.6).
+struct Specials {
+  bool nan = false, pos_inf = false, neg_inf = false;
+  void add(const Term& t) {
+    if (t.cls == FpClass::nan) nan = true;
+    if (t.cls == FpClass::infinity) (t.sign ? neg_inf : pos_inf) = true;
+  }
+  [[nodiscard]] bool any() const { return nan || pos_inf || neg_inf; }
+  [[nodiscard]] std::uint64_t result(const Model& m, Type d) const {
+    return nan || (pos_inf && neg_inf) ? nan_of(m, d) : info(d).inf_bits(neg_inf);
+  }
+};
+
+// A NaN operand, 0 x Inf, and opposite infinities make NaN; otherwise an Inf makes that Inf.
+void add_product(Specials& s, const Term& a, const Term& b) {
+  if (a.cls == FpClass::nan || b.cls == FpClass::nan) s.nan = true;
+  const bool a_inf = a.cls == FpClass::infinity, b_inf = b.cls == FpClass::infinity;
+  if (a_inf || b_inf) {
+    if ((a_inf && b.cls == FpClass::zero) || (b_inf && a.cls == FpClass::zero)) s.nan = true;
+    (a.sign != b.sign ? s.neg_inf : s.pos_inf) = true;
+  }
+}
+
+Specials product_specials(const DotRequest& r) {
+  Specials s;
+  for (int k = 0; k < r.k; ++k) add_product(s, make_term(r.a, r.a_codes[k]), make_term(r.b, r.b_codes[k]));
+  return s;
+}
+
+// One block: the terms are aligned to the largest exponent E, every term keeps its bits down to
+// 2^(E-F) (the magnitude is truncated), the integer sum is exact and is rounded once to `d`.
+std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTrace* trace) {
+  const BlockFma& p = m.block;
+  int e_max = INT_MIN;
+  for (int i = 0; i < n; ++i)
+    if (terms[i].sig != 0 || p.zeros_set_exponent) e_max = std::max(e_max, terms[i].exp);
+  if (e_max == INT_MIN) {
+    if (trace) trace->lines.push_back("  every term is zero: +0");
+    return 0;
+  }
+  if (p.exp_floor) e_max = std::max(e_max, *p.exp_floor);
+  const int cut = e_max - p.frac_bits;  // weight of the last kept bit
+  i128 sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const Term& t = terms[i];
+    if (t.sig == 0) continue;
+    const int shift = t.lsb - cut;
+    const auto sig = static_cast<std::uint64_t>(t.sig);  // block inputs are at most 8-bit x 11-bit wide
+    std::uint64_t q;
+    if (shift >= 0) q = sig << shift;  // at most F + 2 bits
+    else q = -shift >= 64 ? 0 : sig >> -shift;
+    sum += t.sign ? -static_cast<i128>(q) : static_cast<i128>(q);
+    if (trace) {
+      const std::uint64_t lost = shift >= 0 ? 0 : (-shift >= 64 ? sig : sig & ((1ULL << -shift) - 1));
+      trace->lines.push_back(fmt::format("  term {}{:#x} x 2^{} (exponent {}): keeps {:#x} x 2^{}{}", t.sign ? "-" : "+",
+                                         sig, t.lsb, t.exp, q, cut,
+                                         lost ? fmt::format(", drops {:#x} x 2^{}", lost, t.lsb) : ""));
+    }
+  }
+  const bool neg = sum < 0;
+  const auto mag = static_cast<u128>(neg ? -sum : sum);
+  const Rounding mode = d == Type::f16 ? p.f16_round : p.f32_round;
+  const std::uint64_t code = round_to(d, Unrounded{neg, cut, mag, false}, ConvertFlags{mode, false, false, true});
+  if (trace)
+    trace->lines.push_back(fmt::format("  E = {}, kept down to 2^{}; sum = {}{:#x} x 2^{}; rounded ({}) to {} {}", e_max,
+                                       cut, neg ? "-" : "", static_cast<std::uint64_t>(mag), cut, name(mode), name(d),
+                                       hexcode(d, code)));
+  return code;
+}
+
+// The blocks of the K products, starting from `acc` (C, or +0 when C is added last). Special
+// values are decided per block, from its products and the running sum: an earlier block that
+// overflowed to Inf meets a later block's infinities as the hardware's does.
+std::uint64_t run_blocks(const Model& m, const DotRequest& r, Type acc_type, std::uint64_t acc, DotTrace* trace) {
+  const BlockFma& p = m.block;
+  Term terms[257];  // one block's products + the running sum
+  for (int b = 0; b < p.blocks; ++b) {
+    int n = 0;
+    Specials s;
+    for (int k = 0; k < r.k; ++k) {
+      if ((k / p.run) % p.blocks != b) continue;
+      const Term x = make_term(r.a, r.a_codes[k]), y = make_term(r.b, r.b_codes[k]);
+      add_product(s, x, y);
+      terms[n++] = multiply(x, y);
+    }
+    const Term running = make_term(acc_type, acc);
+    s.add(running);
+    if (trace)
+      trace->lines.push_back(fmt::format("block {} of {} ({} products, k / {} mod {} = {}), running sum {} {}", b + 1,
+                                         p.blocks, n, p.run, p.blocks, b, name(acc_type), hexcode(acc_type, acc)));
+    if (s.any()) {
+      acc = s.result(m, r.d);
+      if (trace) trace->lines.push_back(fmt::format("  a NaN, 0 x Inf or an infinity among the terms: {}", hexcode(r.d, acc)));
+    } else {
+      terms[n] = running;
+      acc = block_sum(m, terms, n + 1, r.d, trace);
+    }
+    acc_type = r.d;
+  }
+  return acc;
+}
+
+std::uint64_t block_fma(const Model& m, const DotRequest& r, DotTrace* trace) {
+  if (m.block.c_entry == BlockFma::CEntry::first_block) return run_blocks(m, r, r.c, r.c_code, trace);
+  const std::uint64_t acc = run_blocks(m, r, r.d, 0, trace);
+  const std::uint64_t out = ieee_add(m, r.d, acc, r.c, r.c_code, m.block.final_add_round);
+  if (trace)
+    trace->lines.push_back(fmt::format("C {} added last ({}): {}", hexcode(r.c, r.c_code), name(m.block.final_add_round),
+                                       hexcode(r.d, out)));
+  return out;
+}
+
+std::uint64_t fma_chain(const Model& m, const DotRequest& r, DotTrace* trace) {
+  std::uint64_t acc = r.c_code;
+  for (int k = 0; k < r.k; ++k) {
+    const std::uint64_t next = fma_step(m, r.d, r.a_codes[k], r.b_codes[k], acc, r.rounding);
+    if (trace)
+      trace->lines.push_back(fmt::format("k = {}: fma({}, {}, {}) rounded ({}) = {}", k, hexcode(r.a, r.a_codes[k]),
+                                         hexcode(r.b, r.b_codes[k]), hexcode(r.d, acc), name(r.rounding),
+                                         hexcode(r.d, next)));
+    acc = next;
+  }
+  return acc;
+}
+
+std::uint64_t integer_dot(const DotRequest& r, DotTrace* trace) {
+  std::int64_t sum = integer_value(r.c, r.c_code);
+  for (int k = 0; k < r.k; ++k) sum += integer_value(r.a, r.a_codes[k]) * integer_value(r.b, r.b_codes[k]);
+  std::int64_t out = sum;
+  if (r.satfinite) out = std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX);
+  if (trace) trace->lines.push_back(fmt::format("exact sum {}; {} to s32", sum, r.satfinite ? "clamped" : "wrapped"));
+  return static_cast<std::uint32_t>(out);
+}
+
+std::uint64_t popc_dot(const DotRequest& r, DotTrace* trace) {
+  std::uint32_t count = 0;
+  for (int k = 0; k < r.k; ++k) {
+    const std::uint64_t a = r.a_codes[k] & 1, b = r.b_codes[k] & 1;
+    count += static_cast<std::uint32_t>(r.bitop == BitOp::and_popc ? (a & b) : (a ^ b));
+  }
+  if (trace) trace->lines.push_back(fmt::format("popc = {}", count));
+  return static_cast<std::uint32_t>(r.c_code) + count;
+}
+
+// Exact products and C, each exactly representable in the tree's format, combined by IEEE
+// additions in the model's order; the result is rounded to D.
+std::uint64_t add_tree(const Model& m, const DotRequest& r, DotTrace* trace) {
+  Specials s = product_specials(r);
+  s.add(make_term(r.c, r.c_code));
+  if (s.any()) return s.result(m, r.d);
+  const AddTree& t = m.tree;
+  if (t.postfix.size() != static_cast<std::size_t>(2 * r.k + 1))
+    throw Error(fmt::format("model {}: addition order '{}' does not add {} products and C", m.name, t.text, r.k));
+  std::uint64_t stack[130];
+  int sp = 0;
+  for (const int op : t.postfix) {
+    if (op == AddTree::kAdd) {
+      const std::uint64_t y = stack[--sp], x = stack[--sp];
+      stack[sp++] = ieee_add(m, t.format, x, t.format, y, t.round);
+      if (trace)
+        trace->lines.push_back(fmt::format("  {} + {} = {} ({})", hexcode(t.format, x), hexcode(t.format, y),
+                                           hexcode(t.format, stack[sp - 1]), name(t.round)));
+    } else if (op == AddTree::kC) {
+      stack[sp++] = convert(r.c, r.c_code, t.format, ConvertFlags{t.round});
+    } else {
+      if (op >= r.k) throw Error(fmt::format("model {}: addition order '{}' names p{}, but K = {}", m.name, t.text, op, r.k));
+      const Term p = multiply(make_term(r.a, r.a_codes[op]), make_term(r.b, r.b_codes[op]));
+      stack[sp++] = round_to(t.format, Unrounded{p.sign, p.lsb, p.sig, false}, ConvertFlags{t.round});
+    }
+  }
+  const std::uint64_t out = convert(t.format, stack[0], r.d, ConvertFlags{t.round});
+  if (trace)
+    trace->lines.push_back(fmt::format("order {}: {} {}, as {} {}", t.text, name(t.format), hexcode(t.format, stack[0]),
+                                       name(r.d), hexcode(r.d, out)));
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t dot(const Model& m, const DotRequest& r, DotTrace* trace) {
+  switch (m.engine) {
+    case Engine::block_fma: return block_fma(m, r, trace);
+    case Engine::fma_chain: return fma_chain(m, r, trace);
+    case Engine::integer: return integer_dot(r, trace);
+    case Engine::popc: return popc_dot(r, trace);
+    case Engine::add_tree: return add_tree(m, r, trace);
+  }
+  return 0;
+}
+
+}  // namespace ptxmma

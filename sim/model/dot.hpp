@@ -1,0 +1,39 @@
+// One output element of a matrix multiply-accumulate under a rounding model:
+// D[i][j] = sum_k A[i][k] * B[k][j] + C[i][j].
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/catalog/mma_variant.hpp"  // BitOp
+#include "sim/model/model.hpp"
+#include "sim/numeric/rounding.hpp"
+
+namespace ptxmma {
+
+struct DotRequest {
+  Type a = Type::f16, b = Type::f16, c = Type::f32, d = Type::f32;
+  const std::uint64_t* a_codes = nullptr;  // K element codes of the row of A
+  const std::uint64_t* b_codes = nullptr;  // K element codes of the column of B
+  int k = 0;
+  std::uint64_t c_code = 0;
+  Rounding rounding = Rounding::rn;        // f64 .rn/.rz/.rm/.rp
+  bool satfinite = false;                  // integer clamp
+  BitOp bitop = BitOp::none;
+};
+
+// The steps of one element, recorded only when asked (ptxmma explain).
+struct DotTrace {
+  std::vector<std::string> lines;
+};
+
+std::uint64_t dot(const Model& m, const DotRequest& r, DotTrace* trace = nullptr);
+
+// One correctly rounded fused multiply-add a*b + c in format t (IEEE rules for zeros and
+// infinities; NaNs as the model says).
+std::uint64_t fma_step(const Model& m, Type t, std::uint64_t a, std::uint64_t b, std::uint64_t c, Rounding mode);
+
+// x + y rounded once into t (x in t, y in y_type): IEEE addition with the model's NaN.
+std::uint64_t ieee_add(const Model& m, Type t, std::uint64_t x, Type y_type, std::uint64_t y, Rounding mode);
+
+}  // namespace ptxmma

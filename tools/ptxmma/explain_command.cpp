@@ -1,0 +1,68 @@
+// `ptxmma explain SET PTX --case N --row R --col C`: the steps of one output element.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "isa/mma_instruction.hpp"
+#include "sim/catalog/mma_catalog.hpp"
+#include "sim/error.hpp"
+#include "sim/exec/mma.hpp"
+#include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/golden_set.hpp"
+#include "tools/vectors/word_format.hpp"
+
+namespace ptxmma::cli {
+
+void add_explain_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("explain", "show how one output element of a golden case is computed, step by step");
+  struct Opts {
+    std::string path, ptx, arch = "sm_90a";
+    int case_index = 0, row = 0, col = 0, problem = 0;
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("SET", opts->path, "golden set directory (with manifest.json)")->required();
+  cmd->add_option("INSTRUCTION", opts->ptx, "the variant, as in the manifest (mma.sync.aligned...)")->required();
+  cmd->add_option("--case", opts->case_index, "case index (default 0)");
+  cmd->add_option("--row", opts->row, "row of D");
+  cmd->add_option("--col", opts->col, "column of D");
+  cmd->add_option("--problem", opts->problem, "m8n8k4 .f16: which of the four products (0-3)");
+  cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
+  cmd->callback([opts] {
+    const GoldenSet set = read_golden_set(opts->path);
+    const GoldenVariant* gv = nullptr;
+    for (const auto& v : set.variants)
+      if (v.ptx == opts->ptx) gv = &v;
+    if (!gv) throw Error(fmt::format("{}: no variant '{}'", set.manifest, opts->ptx));
+    const MmaInstruction ins = parse_mma(gv->ptx, opts->arch);
+    const MmaVariant& v = mma_catalog().find(ins);
+    const FragmentLayout& ld = *v.ld;
+    if (opts->case_index < 0 || opts->case_index >= gv->cases)
+      throw Error(fmt::format("--case {} is out of range: {} has cases 0..{}", opts->case_index, gv->ptx, gv->cases - 1));
+    if (opts->row < 0 || opts->row >= ld.rows || opts->col < 0 || opts->col >= ld.cols || opts->problem < 0 ||
+        opts->problem >= ld.problems)
+      throw Error(fmt::format("D has {} rows and {} columns{}: --row {} --col {} is outside", ld.rows, ld.cols,
+                              ld.problems > 1 ? fmt::format(" in each of {} problems", ld.problems) : "", opts->row,
+                              opts->col));
+    const Model& model = models_for(opts->arch).select(v.family, v.a, v.d);
+    const MmaExecutor exec(v, model, MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite});
+    const GoldenCase c = read_golden_cases(*gv)[static_cast<std::size_t>(opts->case_index)];
+    DotTrace trace;
+    const std::uint64_t got = exec.explain({c.a, gv->words.a}, {c.b, gv->words.b}, {c.c, gv->words.c}, opts->problem,
+                                           opts->row, opts->col, trace);
+    const FragmentSlot& s = ld.slot(opts->problem, opts->row, opts->col);
+    const int bits = element_bits(v.d, v.container);
+    const std::uint32_t* lane = c.d.data() + static_cast<std::size_t>(s.lane) * gv->words.d;
+    const std::uint64_t want = bits == 64 ? lane[2 * s.reg] | (static_cast<std::uint64_t>(lane[2 * s.reg + 1]) << 32)
+                                          : element_code(v.d, v.container, get_element(lane[s.reg], bits, s.elem));
+    std::cout << fmt::format("{} case {}, D[{}][{}]{} (lane {} register {} element {}), model {}\n", gv->ptx,
+                             opts->case_index, opts->row, opts->col,
+                             ld.problems > 1 ? fmt::format(" of problem {}", opts->problem) : "", s.lane, s.reg, s.elem,
+                             model.name);
+    for (const auto& line : trace.lines) std::cout << "  " << line << "\n";
+    std::cout << fmt::format("result {} ({}); the GPU gave {} ({}): {}\n", fmt::format("{:#x}", got),
+                             format_value(v.d, got), fmt::format("{:#x}", want), format_value(v.d, want),
+                             got == want ? "same bits" : "DIFFERENT");
+  });
+}
+
+}  // namespace ptxmma::cli

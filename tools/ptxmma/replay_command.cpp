@@ -1,0 +1,28 @@
+// `ptxmma replay PATH [--arch A] [--json FILE]`: run a golden set and compare bit for bit.
+#include <iostream>
+
+#include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/golden_set.hpp"
+#include "tools/vectors/replay.hpp"
+
+namespace ptxmma::cli {
+
+void add_replay_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results and compare every D register bit for bit");
+  struct Opts {
+    std::string path, arch = "sm_90a", json;
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("PATH", opts->path, "golden set directory (with manifest.json)")->required();
+  cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
+  cmd->add_option("--json", opts->json, "also write the summary as JSON to FILE");
+  cmd->callback([opts] {
+    const GoldenSet set = read_golden_set(opts->path);
+    const ReplayReport report = replay(set, opts->arch);
+    print(report, std::cout);
+    if (!opts->json.empty()) write_json(report, opts->json);
+    if (!report.ok()) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace ptxmma::cli

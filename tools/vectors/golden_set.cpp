@@ -1,0 +1,119 @@
+#include "tools/vectors/golden_set.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+
+namespace ptxmma {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+T field(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) throw Error(fmt::format("{}: missing '{}'", where, key));
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw Error(fmt::format("{}: '{}' has the wrong type", where, key));
+  }
+}
+
+int count(const json& j, const char* key, const std::string& where, int lo, int hi) {
+  const auto v = field<long long>(j, key, where);
+  if (v < lo || v > hi) throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", where, key, v, lo, hi));
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+GoldenSet read_golden_set(const std::string& dir) {
+  namespace fs = std::filesystem;
+  GoldenSet s;
+  s.dir = dir;
+  s.manifest = (fs::path(dir) / "manifest.json").string();
+  std::ifstream in(s.manifest, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open (is {} a golden set?)", s.manifest, dir));
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw Error(fmt::format("{}: not valid JSON at byte {}: {}", s.manifest, e.byte, e.what()));
+  }
+  const std::string& m = s.manifest;
+  s.format = field<std::string>(j, "format", m);
+  if (s.format != "ptxmma-golden-regs-v1")
+    throw Error(fmt::format("{}: format '{}' is not ptxmma-golden-regs-v1", m, s.format));
+  s.set = field<std::string>(j, "set", m);
+  s.device = field<std::string>(j, "device", m);
+  s.sm = field<std::string>(j, "sm", m);
+  s.families = field<std::vector<std::string>>(j, "families", m);
+  if (!j.contains("variants") || !j["variants"].is_array()) throw Error(fmt::format("{}: missing list 'variants'", m));
+  for (std::size_t i = 0; i < j["variants"].size(); ++i) {
+    const json& e = j["variants"][i];
+    GoldenVariant v;
+    v.index = static_cast<int>(i);
+    const std::string where = fmt::format("{}: variants[{}]", m, i);
+    v.ptx = field<std::string>(e, "ptx", where);
+    const std::string w2 = fmt::format("{}: variants[{}] ({})", m, i, v.ptx);
+    const auto file = field<std::string>(e, "file", w2);
+    if (file.empty() || file.find('/') != std::string::npos || file.find("..") != std::string::npos)
+      throw Error(fmt::format("{}: 'file' must be a plain file name, not '{}'", w2, file));
+    v.file = (fs::path(dir) / file).string();
+    v.cases = count(e, "cases", w2, 1, 1 << 20);
+    const json words = e.contains("words") ? e["words"] : json();
+    v.words = OperandWords{count(words, "a", w2 + ": words", 0, 64), count(words, "b", w2 + ": words", 0, 64),
+                           count(words, "c", w2 + ": words", 0, 64), count(words, "d", w2 + ": words", 1, 64)};
+    if (e.contains("types")) {
+      for (const char* op : {"a", "b", "c", "d"}) {
+        const auto t = field<std::string>(e["types"], op, w2 + ": types");
+        const auto parsed = parse_type(t);
+        if (!parsed) throw Error(fmt::format("{}: types: unknown type '{}' for {}", w2, t, op));
+        v.types[op] = *parsed;
+      }
+    }
+    s.variants.push_back(std::move(v));
+  }
+  return s;
+}
+
+std::vector<GoldenCase> read_golden_cases(const GoldenVariant& v) {
+  std::ifstream in(v.file, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open ({})", v.file, v.ptx));
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  const std::uint64_t lane_words = static_cast<std::uint64_t>(v.words.total());
+  const std::uint64_t expected = static_cast<std::uint64_t>(v.cases) * 32 * lane_words * 4;
+  if (size != expected)
+    throw Error(fmt::format("{}: {} bytes, but the manifest's {} cases x 32 lanes x {} words need {}{}", v.file, size,
+                            v.cases, lane_words, expected, size < expected ? " (truncated?)" : ""));
+  in.seekg(0);
+  std::vector<std::uint32_t> all(static_cast<std::size_t>(expected / 4));
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(expected));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(expected));
+  if (!in) throw Error(fmt::format("{}: read error", v.file));
+  for (std::size_t i = 0; i < all.size(); ++i)  // little-endian words, whatever the host
+    all[i] = bytes[4 * i] | (bytes[4 * i + 1] << 8) | (bytes[4 * i + 2] << 16) |
+             (static_cast<std::uint32_t>(bytes[4 * i + 3]) << 24);
+  std::vector<GoldenCase> cases(static_cast<std::size_t>(v.cases));
+  const auto* p = all.data();
+  for (auto& c : cases) {
+    for (int lane = 0; lane < 32; ++lane) {
+      c.a.insert(c.a.end(), p, p + v.words.a);
+      p += v.words.a;
+      c.b.insert(c.b.end(), p, p + v.words.b);
+      p += v.words.b;
+      c.c.insert(c.c.end(), p, p + v.words.c);
+      p += v.words.c;
+      c.d.insert(c.d.end(), p, p + v.words.d);
+      p += v.words.d;
+    }
+  }
+  return cases;
+}
+
+}  // namespace ptxmma

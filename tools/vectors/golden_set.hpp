@@ -1,0 +1,44 @@
+// Register-level golden sets (../shared/golden/README.md, format ptxmma-golden-regs-v1): a
+// manifest.json and one .bin per variant of cases x 32 lanes x (a + b + c + d) words.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/numeric/type.hpp"
+
+namespace ptxmma {
+
+struct OperandWords {
+  int a = 0, b = 0, c = 0, d = 0;
+  [[nodiscard]] int total() const { return a + b + c + d; }
+};
+
+struct GoldenVariant {
+  int index = 0;        // position in the manifest
+  std::string ptx;      // the instruction that ran
+  std::string file;     // path of the .bin
+  int cases = 0;
+  OperandWords words;   // per lane
+  std::map<std::string, Type> types;  // "a", "b", "c", "d"
+};
+
+struct GoldenSet {
+  std::string dir, manifest;
+  std::string format, set, device, sm;
+  std::vector<std::string> families;
+  std::vector<GoldenVariant> variants;
+};
+
+// One case of an mma variant: per lane, its A, B, C words and the D words the GPU produced.
+struct GoldenCase {
+  std::vector<std::uint32_t> a, b, c, d;  // lane-major
+};
+
+// Reads and checks the manifest; every error names the file and the variant.
+GoldenSet read_golden_set(const std::string& dir);
+// Reads a variant's .bin (opened read-only) and splits it into cases; checks its size.
+std::vector<GoldenCase> read_golden_cases(const GoldenVariant& v);
+
+}  // namespace ptxmma

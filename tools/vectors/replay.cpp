@@ -1,0 +1,153 @@
+#include "tools/vectors/replay.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "isa/mma_instruction.hpp"
+#include "sim/catalog/mma_catalog.hpp"
+#include "sim/error.hpp"
+#include "sim/exec/mma.hpp"
+#include "tools/vectors/word_format.hpp"
+
+namespace ptxmma {
+namespace {
+
+int elements_per_word(Type t, Container c) { return element_bits(t, c) >= 32 ? 1 : 32 / element_bits(t, c); }
+
+long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
+  const int bits = element_bits(d, c);
+  long n = 0;
+  if (bits == 64) {
+    for (std::size_t i = 0; i + 1 < want.size(); i += 2) n += (want[i] != got[i] || want[i + 1] != got[i + 1]);
+    return n;
+  }
+  const int per = elements_per_word(d, c);
+  for (std::size_t i = 0; i < want.size(); ++i)
+    for (int e = 0; e < per; ++e) n += get_element(want[i], bits, e) != get_element(got[i], bits, e);
+  return n;
+}
+
+std::string lane_report(const GoldenVariant& gv, const MmaVariant& v, const GoldenCase& c, int case_index,
+                        const std::vector<std::uint32_t>& got, const std::vector<std::string>& families) {
+  std::string out = fmt::format("first failure: {} case {}", gv.ptx, case_index);
+  if (!families.empty()) out += fmt::format(" (family {})", families[static_cast<std::size_t>(case_index) % families.size()]);
+  out += "\n";
+  const auto words = [](const std::vector<std::uint32_t>& w, int lane, int n) {
+    return std::vector<std::uint32_t>(w.begin() + lane * n, w.begin() + (lane + 1) * n);
+  };
+  for (int lane = 0; lane < 32; ++lane) {
+    const auto want = words(c.d, lane, gv.words.d), mine = words(got, lane, gv.words.d);
+    const bool bad = want != mine;
+    out += fmt::format("  lane {:2}{}\n", lane, bad ? "  MISMATCH" : "");
+    out += fmt::format("    A: {}\n", format_words(v.a, v.container, words(c.a, lane, gv.words.a)));
+    out += fmt::format("    B: {}\n", format_words(v.b, v.container, words(c.b, lane, gv.words.b)));
+    out += fmt::format("    C: {}\n", format_words(v.c, v.container, words(c.c, lane, gv.words.c)));
+    out += fmt::format("    D expected: {}\n", format_words(v.d, v.container, want));
+    if (bad) out += fmt::format("    D got:      {}\n", format_words(v.d, v.container, mine));
+  }
+  return out;
+}
+
+VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, const std::string& arch) {
+  VariantReplay r;
+  r.ptx = gv.ptx;
+  r.cases = gv.cases;
+  const MmaVariant* v = nullptr;
+  MmaOptions opts;
+  try {
+    const MmaInstruction ins = parse_mma(gv.ptx, arch);
+    v = &mma_catalog().find(ins);
+    opts = MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite};
+  } catch (const Error& e) {
+    r.supported = false;
+    r.error = e.what();
+    r.failed_cases = gv.cases;
+    return r;
+  }
+  const OperandWords need{words_per_lane(*v->la, v->a, v->container), words_per_lane(*v->lb, v->b, v->container),
+                          words_per_lane(*v->lc, v->c, v->container), words_per_lane(*v->ld, v->d, v->container)};
+  if (need.a != gv.words.a || need.b != gv.words.b || need.c != gv.words.c || need.d != gv.words.d)
+    throw Error(fmt::format("{}: variants[{}] ({}): manifest gives words a={} b={} c={} d={}, the instruction has "
+                            "a={} b={} c={} d={}",
+                            set.manifest, gv.index, gv.ptx, gv.words.a, gv.words.b, gv.words.c, gv.words.d, need.a,
+                            need.b, need.c, need.d));
+  const Model& model = models_for(arch).select(v->family, v->a, v->d);
+  const MmaExecutor exec(*v, model, opts);
+  const std::vector<GoldenCase> cases = read_golden_cases(gv);
+  std::vector<std::uint32_t> got;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const GoldenCase& c = cases[i];
+    got.assign(c.d.size(), 0);
+    exec.run({c.a, gv.words.a}, {c.b, gv.words.b}, {c.c, gv.words.c}, got);
+    const long bad = count_mismatches(v->d, v->container, c.d, got);
+    if (bad == 0) continue;
+    if (r.failed_cases == 0) r.first_failure = lane_report(gv, *v, c, static_cast<int>(i), got, set.families);
+    ++r.failed_cases;
+    r.mismatched_values += bad;
+  }
+  return r;
+}
+
+}  // namespace
+
+bool ReplayReport::ok() const {
+  return failed_cases == 0 && std::all_of(variants.begin(), variants.end(), [](const auto& v) { return v.supported; });
+}
+
+ReplayReport replay(const GoldenSet& set, const std::string& arch) {
+  ReplayReport r{set.set, set.device, set.sm, arch, {}, 0, 0};
+  // Broken configuration is fatal, not a per-variant failure.
+  mma_catalog();
+  models_for(arch);
+  for (const GoldenVariant& gv : set.variants) {
+    r.variants.push_back(replay_variant(set, gv, arch));
+    r.failed_cases += r.variants.back().failed_cases;
+    r.passed_cases += r.variants.back().cases - r.variants.back().failed_cases;
+  }
+  return r;
+}
+
+void print(const ReplayReport& r, std::ostream& os) {
+  os << fmt::format("replay {} ({}, {}) through the {} model\n", r.set, r.device, r.sm, r.arch);
+  std::size_t width = 0;
+  for (const auto& v : r.variants) width = std::max(width, v.ptx.size());
+  for (const auto& v : r.variants) {
+    os << fmt::format("  {:<{}}  cases {:3}  failed {:3}  mismatched values {:5}", v.ptx, width, v.cases,
+                      v.failed_cases, v.mismatched_values);
+    if (!v.supported) os << "  UNSUPPORTED: " << v.error;
+    os << "\n";
+  }
+  for (const auto& v : r.variants)
+    if (!v.first_failure.empty()) {
+      os << v.first_failure;
+      break;
+    }
+  os << fmt::format("replay: {} passed, {} failed\n", r.passed_cases, r.failed_cases);
+}
+
+void write_json(const ReplayReport& r, const std::string& path) {
+  nlohmann::json j;
+  j["set"] = r.set;
+  j["device"] = r.device;
+  j["sm"] = r.sm;
+  j["arch"] = r.arch;
+  j["passed"] = r.passed_cases;
+  j["failed"] = r.failed_cases;
+  j["variants"] = nlohmann::json::array();
+  for (const auto& v : r.variants)
+    j["variants"].push_back({{"ptx", v.ptx},
+                             {"cases", v.cases},
+                             {"failed_cases", v.failed_cases},
+                             {"mismatched_values", v.mismatched_values},
+                             {"supported", v.supported},
+                             {"error", v.error}});
+  std::ofstream out(path);
+  if (!out) throw Error(fmt::format("{}: cannot write", path));
+  out << j.dump(2) << "\n";
+}
+
+}  // namespace ptxmma
