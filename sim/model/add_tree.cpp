@@ -8,7 +8,7 @@
 namespace ptxmma {
 namespace {
 
-// expr := term ('+' term)* ; term := 'p' digits | 'c' | '(' expr ')'   (left-associative)
+// expr := term ('+' term)* ; term := 'p' digits | 'c' | '0' | '(' expr ')'   (left-associative)
 class TreeParser {
  public:
   explicit TreeParser(const std::string& s) : s_(s) {}
@@ -36,7 +36,7 @@ class TreeParser {
   }
   void term() {
     skip();
-    if (i_ >= s_.size()) fail("expected p<k>, c or (");
+    if (i_ >= s_.size()) fail("expected p<k>, c, 0 or (");
     const char ch = s_[i_];
     if (ch == '(') {
       ++i_;
@@ -44,6 +44,9 @@ class TreeParser {
       skip();
       if (i_ >= s_.size() || s_[i_] != ')') fail("expected )");
       ++i_;
+    } else if (ch == '0') {
+      ++i_;
+      out_.push_back(AddTree::kZero);
     } else if (ch == 'c') {
       ++i_;
       out_.push_back(AddTree::kC);
@@ -55,7 +58,7 @@ class TreeParser {
       if (i_ == start) fail("expected a product index after p");
       out_.push_back(k);
     } else {
-      fail("expected p<k>, c or (");
+      fail("expected p<k>, c, 0 or (");
     }
   }
   const std::string& s_;

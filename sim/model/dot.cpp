@@ -66,7 +66,8 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
     if (trace) trace->lines.push_back("  every term is zero: +0");
     return 0;
   }
-  if (p.exp_floor) e_max = std::max(e_max, *p.exp_floor);
+  const BlockFma::Output& out = p.output(d);
+  if (out.exp_floor) e_max = std::max(e_max, *out.exp_floor);
   const int cut = e_max - p.frac_bits;  // weight of the last kept bit
   i128 sum = 0;
   for (int i = 0; i < n; ++i) {
@@ -87,7 +88,7 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
   }
   const bool neg = sum < 0;
   const auto mag = static_cast<u128>(neg ? -sum : sum);
-  const Rounding mode = d == Type::f16 ? p.f16_round : p.f32_round;
+  const Rounding mode = out.round;
   const std::uint64_t code = round_to(d, Unrounded{neg, cut, mag, false}, ConvertFlags{mode, false, false, true});
   if (trace)
     trace->lines.push_back(fmt::format("  E = {}, kept down to 2^{}; sum = {}{:#x} x 2^{}; rounded ({}) to {} {}", e_max,
@@ -177,7 +178,8 @@ std::uint64_t add_tree(const Model& m, const DotRequest& r, DotTrace* trace) {
   s.add(make_term(r.c, r.c_code));
   if (s.any()) return s.result(m, r.d);
   const AddTree& t = m.tree;
-  if (t.postfix.size() != static_cast<std::size_t>(2 * r.k + 1))
+  const auto leaves = static_cast<long>(std::count_if(t.postfix.begin(), t.postfix.end(), [](int op) { return op >= 0; }));
+  if (leaves != r.k)
     throw Error(fmt::format("model {}: addition order '{}' does not add {} products and C", m.name, t.text, r.k));
   std::uint64_t stack[130];
   int sp = 0;
@@ -188,6 +190,8 @@ std::uint64_t add_tree(const Model& m, const DotRequest& r, DotTrace* trace) {
       if (trace)
         trace->lines.push_back(fmt::format("  {} + {} = {} ({})", hexcode(t.format, x), hexcode(t.format, y),
                                            hexcode(t.format, stack[sp - 1]), name(t.round)));
+    } else if (op == AddTree::kZero) {
+      stack[sp++] = 0;
     } else if (op == AddTree::kC) {
       stack[sp++] = convert(r.c, r.c_code, t.format, ConvertFlags{t.round});
     } else {

@@ -63,14 +63,20 @@ ModelSet ModelSet::load(const std::string& path) {
       if (b.run < 1 || b.run > 256) f.fail(n["run"], "run must be 1..256");
       if (b.frac_bits < 1 || b.frac_bits > 60) f.fail(n["frac_bits"], "frac_bits must be 1..60");
       b.zeros_set_exponent = f.get<bool>(n, "zeros_set_exponent");
-      if (n["exp_floor"]) b.exp_floor = f.get<int>(n, "exp_floor");
+      const YAML::Node outs = n["output"];
+      if (!outs || !outs.IsMap()) f.fail(n, "missing map 'output' (f32: {round, exp_floor}, f16: {...})");
+      for (const auto& kv : outs) {
+        const auto d = kv.first.as<std::string>();
+        if (d != "f32" && d != "f16") f.fail(kv.first, fmt::format("output '{}': block sums round to f32 or f16", d));
+        BlockFma::Output& o = d == "f16" ? b.f16 : b.f32;
+        o.round = rounding_at(f, kv.second, "round");
+        if (kv.second["exp_floor"]) o.exp_floor = f.get<int>(kv.second, "exp_floor");
+      }
       const auto c_entry = f.get<std::string>(n, "c_entry");
       if (c_entry == "first_block") b.c_entry = BlockFma::CEntry::first_block;
       else if (c_entry == "final_add") b.c_entry = BlockFma::CEntry::final_add;
       else f.fail(n["c_entry"], fmt::format("unknown c_entry '{}' (first_block, final_add)", c_entry));
       if (n["final_add_round"]) b.final_add_round = rounding_at(f, n, "final_add_round");
-      b.f32_round = rounding_at(f, n, "f32_round");
-      b.f16_round = rounding_at(f, n, "f16_round");
     }
     if (m.engine == Engine::add_tree) {
       try {

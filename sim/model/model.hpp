@@ -21,10 +21,11 @@ enum class Engine : std::uint8_t {
 };
 
 // A fixed order of additions over the products p0..p(K-1) and C, e.g. "(((p0 + p1) + p2) + p3) + c",
-// kept in postfix: a leaf k >= 0 is product k, kC is C, kAdd adds the two values on top.
+// kept in postfix: a leaf k >= 0 is product k, kC is C, kZero is +0, kAdd adds the two values on top.
 struct AddTree {
   static constexpr int kC = -1;
   static constexpr int kAdd = -2;
+  static constexpr int kZero = -3;
   std::vector<int> postfix;
   std::string text;
   Type format = Type::f32;            // every addition is rounded to this format
@@ -45,9 +46,14 @@ struct BlockFma {
   int run = 1;
   int frac_bits = 25;                  // F: bits kept below the block's largest exponent
   bool zeros_set_exponent = false;     // whether zero terms take part in the maximum
-  std::optional<int> exp_floor;        // lower clamp of the alignment exponent
-  Rounding f32_round = Rounding::rz;   // rounding of a block sum to f32
-  Rounding f16_round = Rounding::rn;   // ... and to f16
+  // Per output format (f32, f16): the rounding of each block sum and the lower clamp of E.
+  struct Output {
+    Rounding round = Rounding::rz;
+    std::optional<int> exp_floor;
+  };
+  Output f32{Rounding::rz, std::nullopt};
+  Output f16{Rounding::rn, std::nullopt};
+  [[nodiscard]] const Output& output(Type d) const { return d == Type::f16 ? f16 : f32; }
   CEntry c_entry = CEntry::first_block;
   Rounding final_add_round = Rounding::rn;
 };

@@ -76,11 +76,12 @@ std::uint64_t block_model(const Model& m, const DotRequest& r) {
       } else {
         int e = zero_exp;
         for (const auto& t : terms) e = std::max(e, t.second);
-        if (p.exp_floor) e = std::max(e, *p.exp_floor);
+        const BlockFma::Output& out = p.output(r.d);
+        if (out.exp_floor) e = std::max(e, *out.exp_floor);
         const Rational unit = pow2(e - p.frac_bits);
         Rational sum = 0;
         for (const auto& t : terms) sum += trunc_to(t.first, unit);
-        const Rounding mode = r.d == Type::f16 ? p.f16_round : p.f32_round;
+        const Rounding mode = out.round;
         acc = sum == 0 ? 0 : round_value(r.d, sum, ConvertFlags{mode, false, false, true});
       }
     }
@@ -162,6 +163,8 @@ std::uint64_t tree_model(const Model& m, const DotRequest& r) {
   for (const int op : t.postfix) {
     if (op == AddTree::kC) {
       stack.push_back(c);
+    } else if (op == AddTree::kZero) {
+      stack.push_back({FpClass::zero, false, 0});
     } else if (op >= 0) {
       const ExactValue a = exact_value(r.a, r.a_codes[op]), b = exact_value(r.b, r.b_codes[op]);
       const Rational v = a.value * b.value;
