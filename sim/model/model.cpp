@@ -7,6 +7,8 @@
 #include <memory>
 #include <mutex>
 
+#include <spdlog/spdlog.h>
+
 #include "sim/catalog/config_dir.hpp"
 #include "sim/catalog/yaml_file.hpp"
 
@@ -112,7 +114,11 @@ const ModelSet& models_for(const std::string& arch) {
   static std::map<std::string, std::unique_ptr<ModelSet>> cache;
   const std::lock_guard lock(mu);
   auto& slot = cache[arch];
-  if (!slot) slot = std::make_unique<ModelSet>(ModelSet::load(config_dir() + "/models/" + arch + ".yaml"));
+  if (!slot) {
+    const std::string path = config_dir() + "/models/" + arch + ".yaml";
+    slot = std::make_unique<ModelSet>(ModelSet::load(path));
+    spdlog::debug("loaded {} rounding models from {}", slot->entries_.size(), path);
+  }
   return *slot;
 }
 

@@ -83,6 +83,7 @@ class ModelSet {
     Model model;
   };
   std::vector<Entry> entries_;
+  friend const ModelSet& models_for(const std::string& arch);
 };
 
 // The model set of `arch` from the config directory, loaded once.

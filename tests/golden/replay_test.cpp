@@ -30,5 +30,16 @@ TEST(GoldenReplay, H200AdversarialCases) { expect_clean_replay("mma-sm90-adversa
 TEST(GoldenReplay, H200F64DirectedRounding) { expect_clean_replay("mma-sm90-f64-directed", 9); }
 TEST(GoldenReplay, H200Probes) { expect_clean_replay("probes-sm90", 12); }
 
+// Parallel replay reports exactly what a single thread reports.
+TEST(GoldenReplay, SameReportForAnyNumberOfJobs) {
+  const GoldenSet set = read_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sm90-adversarial");
+  std::ostringstream one, two, eight;
+  print(replay(set, "sm_90a", 1), one);
+  print(replay(set, "sm_90a", 2), two);
+  print(replay(set, "sm_90a", 8), eight);
+  EXPECT_EQ(one.str(), two.str());
+  EXPECT_EQ(one.str(), eight.str());
+}
+
 }  // namespace
 }  // namespace ptxmma

@@ -537,5 +537,62 @@ TEST(CvtToInteger, FastVsDoubleReferenceAndRationalOracle) {
   EXPECT_EQ(bad.count(), 0) << bad.first();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Other sources: f64 (against the host's own double -> float cast for .rn, and the rational oracle
+// on a sample into every narrow format) and the integer types (rational oracle).
+
+TEST(CvtFromF64, ToF32RnMatchesHostCastAndRationalOracle) {
+  std::mt19937_64 rng(77);
+  Mismatches bad;
+  const auto flags = all_flags();
+  for (int i = 0; i < 400000; ++i) {
+    std::uint64_t b = rng();
+    if (i % 2) {  // exponents near the f32 range, subnormals included
+      const std::uint64_t e = 1023 - 160 + (rng() % 300);
+      b = (b & 0x800fffffffffffffull) | (e << 52);
+    }
+    const double d = std::bit_cast<double>(b);
+    const std::uint64_t got = convert(Type::f64, b, Type::f32, ConvertFlags{});
+    std::uint64_t want = f32_bits(static_cast<float>(d));
+    if (std::isnan(d)) want = 0x7fffffff;  // canonical (the host keeps the payload)
+    if (got != want) bad.add("f64 " + hex(b) + " -> f32.rn: convert " + hex(got) + ", host " + hex(want));
+    if (i % 250 == 0 && !std::isnan(d)) {
+      const ExactValue ev = exact_value(Type::f64, b);
+      for (const ConvertFlags f : flags)
+        for (const Type dst : {Type::f32, Type::f16, Type::bf16, Type::tf32, Type::e4m3, Type::e2m1, Type::ue8m0}) {
+          const std::uint64_t fast = convert(Type::f64, b, dst, f), exact = round_exact(dst, ev, f);
+          if (fast != exact)
+            bad.add("f64 " + hex(b) + " -> " + std::string(name(dst)) + flag_text(f) + ": convert " + hex(fast) +
+                    ", round_exact " + hex(exact));
+        }
+    }
+  }
+  EXPECT_EQ(bad.count(), 0) << bad.first();
+}
+
+TEST(CvtFromInteger, FastVsRationalOracle) {
+  std::vector<std::pair<Type, std::uint64_t>> inputs;
+  for (const Type t : {Type::s8, Type::u8, Type::s4, Type::u4})
+    for (std::uint64_t c = 0; c <= info(t).mask(); ++c) inputs.emplace_back(t, c);
+  std::mt19937_64 rng(78);
+  for (int i = 0; i < 300; ++i) inputs.emplace_back(Type::s32, rng() & 0xffffffffu);
+  for (const std::uint64_t c : {0x7fffffffull, 0x80000000ull, 0x80000001ull, 0xffffffffull, 0x0000fff0ull, 0x00010000ull})
+    inputs.emplace_back(Type::s32, c);
+  const Type dsts[] = {Type::f32, Type::f16, Type::bf16, Type::tf32, Type::e4m3, Type::e5m2, Type::e2m1, Type::ue8m0,
+                       Type::s8, Type::u4};
+  Mismatches bad;
+  for (const auto& [src, c] : inputs) {
+    const ExactValue ev = exact_value(src, c);
+    for (const ConvertFlags f : all_flags())
+      for (const Type dst : dsts) {
+        const std::uint64_t fast = convert(src, c, dst, f), exact = round_exact(dst, ev, f);
+        if (fast != exact)
+          bad.add(std::string(name(src)) + " " + hex(c) + " -> " + std::string(name(dst)) + flag_text(f) +
+                  ": convert " + hex(fast) + ", round_exact " + hex(exact));
+      }
+  }
+  EXPECT_EQ(bad.count(), 0) << bad.first();
+}
+
 }  // namespace
 }  // namespace ptxmma

@@ -7,6 +7,7 @@ namespace ptxmma::cli {
 void add_format_command(CLI::App& app);
 void add_layout_command(CLI::App& app);
 void add_replay_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
 
 }  // namespace ptxmma::cli

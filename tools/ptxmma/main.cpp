@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   ptxmma::cli::add_format_command(app);
   ptxmma::cli::add_layout_command(app);
   ptxmma::cli::add_replay_command(app);
+  ptxmma::cli::add_bench_command(app);
   ptxmma::cli::add_explain_command(app);
   try {
     app.parse(argc, argv);

@@ -11,14 +11,17 @@ void add_replay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results and compare every D register bit for bit");
   struct Opts {
     std::string path, arch = "sm_90a", json;
+    int jobs = 1;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("PATH", opts->path, "golden set directory (with manifest.json)")->required();
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
   cmd->add_option("--json", opts->json, "also write the summary as JSON to FILE");
+  cmd->add_option("--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
+      ->check(CLI::Range(1, 256));
   cmd->callback([opts] {
     const GoldenSet set = read_golden_set(opts->path);
-    const ReplayReport report = replay(set, opts->arch);
+    const ReplayReport report = replay(set, opts->arch, opts->jobs);
     print(report, std::cout);
     if (!opts->json.empty()) write_json(report, opts->json);
     if (!report.ok()) throw CLI::RuntimeError(1);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -78,6 +80,7 @@ GoldenSet read_golden_set(const std::string& dir) {
     }
     s.variants.push_back(std::move(v));
   }
+  spdlog::debug("{}: set {} from {} ({}), {} variants", s.manifest, s.set, s.device, s.sm, s.variants.size());
   return s;
 }
 

@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -76,6 +82,7 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
                             set.manifest, gv.index, gv.ptx, gv.words.a, gv.words.b, gv.words.c, gv.words.d, need.a,
                             need.b, need.c, need.d));
   const Model& model = models_for(arch).select(v->family, v->a, v->d);
+  spdlog::debug("{}: {} cases, model {}", gv.ptx, gv.cases, model.name);
   const MmaExecutor exec(*v, model, opts);
   const std::vector<GoldenCase> cases = read_golden_cases(gv);
   std::vector<std::uint32_t> got;
@@ -98,15 +105,33 @@ bool ReplayReport::ok() const {
   return failed_cases == 0 && std::all_of(variants.begin(), variants.end(), [](const auto& v) { return v.supported; });
 }
 
-ReplayReport replay(const GoldenSet& set, const std::string& arch) {
+ReplayReport replay(const GoldenSet& set, const std::string& arch, int jobs) {
   ReplayReport r{set.set, set.device, set.sm, arch, {}, 0, 0};
   // Broken configuration is fatal, not a per-variant failure.
   mma_catalog();
   models_for(arch);
-  for (const GoldenVariant& gv : set.variants) {
-    r.variants.push_back(replay_variant(set, gv, arch));
-    r.failed_cases += r.variants.back().failed_cases;
-    r.passed_cases += r.variants.back().cases - r.variants.back().failed_cases;
+  r.variants.resize(set.variants.size());
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mu;
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < set.variants.size(); i = next++) {
+      try {
+        r.variants[i] = replay_variant(set, set.variants[i], arch);
+      } catch (...) {
+        const std::lock_guard lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+  for (const auto& v : r.variants) {
+    r.failed_cases += v.failed_cases;
+    r.passed_cases += v.cases - v.failed_cases;
   }
   return r;
 }

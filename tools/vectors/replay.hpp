@@ -25,7 +25,8 @@ struct ReplayReport {
   [[nodiscard]] bool ok() const;
 };
 
-ReplayReport replay(const GoldenSet& set, const std::string& arch);
+// Variants run on `jobs` threads; the report is the same whatever the number of jobs.
+ReplayReport replay(const GoldenSet& set, const std::string& arch, int jobs = 1);
 void print(const ReplayReport& r, std::ostream& os);
 void write_json(const ReplayReport& r, const std::string& path);
 

@@ -1,0 +1,55 @@
+// `ptxmma bench [VARIANT...] [--seconds S] [--jobs N] [--json FILE]`: instructions per second.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+#include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/throughput.hpp"
+
+namespace ptxmma::cli {
+
+void add_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "measure simulated instructions per second on random inputs");
+  struct Opts {
+    std::vector<std::string> variants;
+    double seconds = 1.0;
+    int jobs = 1;
+    std::string json, arch = "sm_90a";
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("VARIANT", opts->variants, "instructions to measure (default: one per family)");
+  cmd->add_option("--seconds", opts->seconds, "time per variant (default 1)")->check(CLI::Range(0.01, 3600.0));
+  cmd->add_option("--jobs", opts->jobs, "threads, each with its own inputs (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
+  cmd->add_option("--json", opts->json, "also write the figures as JSON to FILE");
+  cmd->callback([opts] {
+    std::vector<std::string> variants = opts->variants;
+    if (variants.empty())
+      variants = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                  "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                  "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                  "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+                  "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+                  "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc",
+                  "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64",
+                  "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"};
+    nlohmann::json out = nlohmann::json::array();
+    std::cout << fmt::format("{:<62} {:>14} {:>6}\n", "instruction", "per second", "jobs");
+    for (const auto& v : variants) {
+      const Throughput t = measure_mma(v, opts->arch, opts->seconds, opts->jobs, 1);
+      std::cout << fmt::format("{:<62} {:>14.0f} {:>6}\n", v, t.per_second(), t.jobs);
+      out.push_back({{"instruction", v}, {"per_second", t.per_second()}, {"instructions", t.instructions},
+                     {"seconds", t.seconds}, {"jobs", t.jobs}});
+    }
+    if (!opts->json.empty()) {
+      std::ofstream f(opts->json);
+      if (!f) throw Error(fmt::format("{}: cannot write", opts->json));
+      f << out.dump(2) << "\n";
+    }
+  });
+}
+
+}  // namespace ptxmma::cli
