@@ -116,20 +116,19 @@ TEST(FormatCli, OutOfRangeValue) {
   expect_error({"ue8m0", "-2"}, "unsigned");
   expect_error({"ue4m3", "-1"}, "unsigned");
   expect_error({"e4m3", "inf"}, "has no infinity");
-  expect_error({"e2m1", "--", "-inf"}, "has no infinity");  // "--": see DISABLED_NegativeInfinityAsValue
+  expect_error({"e2m1", "--", "-inf"}, "has no infinity");
   expect_error({"e2m1", "nan"}, "has no NaN");
 }
 
-// Formats with neither Inf nor NaN: a value that rounds past MAX_NORM is silently clamped today
-// (format_command.cpp takes round_exact's FP6/FP4 overflow result, +-MAX_NORM, for a rounding).
-TEST(FormatCli, DISABLED_OutOfRangeForFormatsWithoutInfOrNaN) {
+// Formats with neither Inf nor NaN: a value that rounds past MAX_NORM is out of range.
+TEST(FormatCli, OutOfRangeForFormatsWithoutInfOrNaN) {
   expect_error({"e2m1", "100"}, "out of range for e2m1");
   expect_error({"e3m2", "-1000"}, "out of range for e3m2");
   expect_error({"e2m3", "7.8"}, "out of range for e2m3");
 }
 
-// CLI11 takes "-inf" / "-nan" for an option ("VALUE is required", exit 106); only "-- -inf" works.
-TEST(FormatCli, DISABLED_NegativeInfinityAsValue) {
+// CLI11 would take "-inf" for an option; the format command takes it back as the value.
+TEST(FormatCli, NegativeInfinityAsValue) {
   expect_error({"e2m1", "-inf"}, "has no infinity");
   const CliResult r = run_cli({"f16", "-inf"});
   EXPECT_EQ(r.status, 0) << r.err;

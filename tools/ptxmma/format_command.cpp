@@ -100,9 +100,13 @@ std::uint64_t parse_value(const TypeInfo& ti, const std::string& text, std::ostr
   const std::uint64_t code = round_exact(ti.type, *x, ConvertFlags{});
   const ExactValue got = exact_value(ti.type, code);
   if (x->cls != FpClass::nan && x->cls != FpClass::infinity) {
-    if (got.cls == FpClass::nan || got.cls == FpClass::infinity)
-      throw Error(fmt::format("value {} is out of range for {} (largest finite {})", text, ti.name,
-                              to_decimal(exact_value(ti.type, ti.max_finite()).value)));
+    // Out of range: rounding to nearest on an unbounded exponent range goes past MAX_NORM
+    // (past the midpoint to the next step, or onto it when MAX_NORM's code is odd).
+    const Rational max = exact_value(ti.type, ti.max_finite()).value;
+    const Rational mid = max + pow2(decode(ti.type, ti.max_finite()).exponent - ti.man_bits) / 2;
+    const Rational mag = abs(x->value);
+    if (mag > mid || (mag == mid && (ti.max_finite() & 1)))
+      throw Error(fmt::format("value {} is out of range for {} (largest finite {})", text, ti.name, to_decimal(max)));
     if (got.value != x->value) os << fmt::format("note: {} is not representable; rounded (rn) to nearest\n", text);
   }
   return code;
@@ -119,12 +123,22 @@ void add_format_command(CLI::App& app) {
   auto opts = std::make_shared<Opts>();
   cmd->add_option("TYPE", opts->type, "element type: f64 f32 tf32 f16 bf16 e4m3 e5m2 e3m2 e2m3 e2m1 ue8m0 ue4m3 s32 s8 u8 s4 u4 b1")
       ->required();
-  cmd->add_option("VALUE", opts->value, "0x<bits> (the register bits) or a decimal number")->required();
+  cmd->add_option("VALUE", opts->value, "0x<bits> (the register bits) or a decimal number (also inf, -inf, nan)");
+  // CLI11 reads "-inf" and "-nan" as options; take them back as the value.
+  cmd->allow_extras();
   cmd->add_option("--to", opts->to, "convert to this type (as cvt does)");
   cmd->add_option("--round", opts->round, "rounding of the conversion: rn rna rz rm rp");
   cmd->add_flag("--satfinite", opts->satfinite, "clamp to the largest finite value (PTX .satfinite)");
   cmd->add_flag("--relu", opts->relu, "negative results become +0 (PTX .relu)");
-  cmd->callback([opts] {
+  cmd->callback([opts, cmd] {
+    std::vector<std::string> extras = cmd->remaining();
+    std::erase(extras, "--");
+    if (opts->value.empty() && extras.size() == 1) {  // "-inf", or anything after "--"
+      opts->value = extras[0];
+      extras.clear();
+    }
+    if (!extras.empty()) throw Error(fmt::format("format: unexpected argument '{}'", extras[0]));
+    if (opts->value.empty()) throw Error("format: VALUE is required (0x<bits> or a decimal number)");
     const TypeInfo& ti = info(require_type(opts->type));
     if (ti.type == Type::b1 && !opts->to.empty()) throw Error("b1 cannot be converted");
     const std::uint64_t code = parse_value(ti, opts->value, std::cout);
