@@ -62,22 +62,87 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
   return r;
 }
 
+MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o) : v_(v), m_(m), o_(o) {
+  const Shape s = v.shape;
+  a_src_ = sources(*v.la, v.a, s.m, s.k, false);
+  b_src_ = sources(*v.lb, v.b, s.n, s.k, true);
+  c_src_ = sources(*v.lc, v.c, s.m, s.n, false);
+  d_dst_ = sources(*v.ld, v.d, s.m, s.n, false);
+  a_terms_.resize(a_src_.size());
+  b_terms_.resize(b_src_.size());
+  a_finite_.resize(a_src_.size() / static_cast<std::size_t>(s.k));
+  b_finite_.resize(b_src_.size() / static_cast<std::size_t>(s.k));
+  c_terms_.resize(c_src_.size());
+}
+
+std::vector<MmaExecutor::Source> MmaExecutor::sources(const FragmentLayout& l, Type t, int rows, int cols,
+                                                      bool transpose) const {
+  const int bits = element_bits(t, v_.container);
+  const int per_lane = words_per_lane(l, t, v_.container);
+  std::vector<Source> out;
+  for (int p = 0; p < l.problems; ++p)
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const FragmentSlot& s = transpose ? l.slot(p, j, i) : l.slot(p, i, j);
+        const int word = s.lane * per_lane + (bits == 64 ? 2 * s.reg : s.reg);
+        out.push_back(Source{static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(bits == 64 ? 0 : bits * s.elem)});
+      }
+  return out;
+}
+
+void MmaExecutor::decode(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<Term>& out) const {
+  const int bits = element_bits(t, v_.container);
+  const std::uint32_t* w = op.words.data();
+  if (bits == 64) {
+    for (std::size_t i = 0; i < src.size(); ++i)
+      out[i] = make_term(t, w[src[i].word] | (static_cast<std::uint64_t>(w[src[i].word + 1]) << 32));
+    return;
+  }
+  const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
+  const Term* table = info(t).bits <= 16 ? term_table(t) : nullptr;
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    const std::uint64_t code = element_code(t, v_.container, (w[src[i].word] >> src[i].shift) & mask);
+    out[i] = table ? table[code] : make_term(t, code);
+  }
+}
+
 void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d) const {
-  const FragmentLayout& ld = *v_.ld;
+  decode(a_src_, v_.a, a, a_terms_);
+  decode(b_src_, v_.b, b, b_terms_);
+  decode(c_src_, v_.c, c, c_terms_);
+  const Shape s = v_.shape;
+  const auto finite = [&](const std::vector<Term>& terms, std::vector<char>& flags) {
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+      flags[i] = 1;
+      for (int k = 0; k < s.k; ++k) {
+        const FpClass cls = terms[i * static_cast<std::size_t>(s.k) + static_cast<std::size_t>(k)].cls;
+        if (cls == FpClass::nan || cls == FpClass::infinity) flags[i] = 0;
+      }
+    }
+  };
+  finite(a_terms_, a_finite_);
+  finite(b_terms_, b_finite_);
   const int bits = element_bits(v_.d, v_.container);
-  const int per_lane = words_per_lane(ld, v_.d, v_.container);
-  std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
-  for (int p = 0; p < ld.problems; ++p)
-    for (int row = 0; row < ld.rows; ++row)
-      for (int col = 0; col < ld.cols; ++col) {
-        const std::uint64_t code = dot(m_, request(a, b, c, p, row, col, a_codes.data(), b_codes.data()));
-        const FragmentSlot& s = ld.slot(p, row, col);
-        std::uint32_t* lane = d.data() + static_cast<std::size_t>(s.lane) * per_lane;
+  const TypeInfo& di = info(v_.d);
+  const int problems = v_.ld->problems;
+  DotOperands r{v_.a, v_.b, v_.c, v_.d, nullptr, nullptr, s.k, nullptr, o_.rounding, o_.satfinite, v_.bitop};
+  std::size_t out = 0;
+  for (int p = 0; p < problems; ++p)
+    for (int row = 0; row < s.m; ++row)
+      for (int col = 0; col < s.n; ++col, ++out) {
+        r.a_terms = &a_terms_[static_cast<std::size_t>((p * s.m + row) * s.k)];
+        r.b_terms = &b_terms_[static_cast<std::size_t>((p * s.n + col) * s.k)];
+        r.c_term = &c_terms_[out];
+        r.finite_ab = a_finite_[static_cast<std::size_t>(p * s.m + row)] && b_finite_[static_cast<std::size_t>(p * s.n + col)];
+        const std::uint64_t code = dot(m_, r);
+        const Source& dst = d_dst_[out];
         if (bits == 64) {
-          lane[2 * s.reg] = static_cast<std::uint32_t>(code);
-          lane[2 * s.reg + 1] = static_cast<std::uint32_t>(code >> 32);
+          d[dst.word] = static_cast<std::uint32_t>(code);
+          d[dst.word + 1] = static_cast<std::uint32_t>(code >> 32);
         } else {
-          lane[s.reg] = set_element(lane[s.reg], bits, s.elem, static_cast<std::uint32_t>(container_of(info(v_.d), code)));
+          const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
+          d[dst.word] = (d[dst.word] & ~(mask << dst.shift)) |
+                        ((static_cast<std::uint32_t>(container_of(di, code)) & mask) << dst.shift);
         }
       }
 }

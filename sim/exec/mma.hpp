@@ -9,6 +9,7 @@
 #include "sim/catalog/mma_variant.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
+#include "sim/model/term.hpp"
 #include "sim/state/warp.hpp"
 
 namespace ptxmma {
@@ -34,7 +35,9 @@ int words_per_lane(const FragmentLayout& l, Type t, Container c);
 
 class MmaExecutor {
  public:
-  MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o) : v_(v), m_(m), o_(o) {}
+  MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o);
+  // Decodes every A, B and C element once, then runs the model per D element. Uses scratch
+  // space of its own: one executor per thread.
   void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d) const;
   // One output element with its steps (explain); d unchanged.
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
@@ -42,12 +45,23 @@ class MmaExecutor {
   [[nodiscard]] const MmaVariant& variant() const { return v_; }
 
  private:
+  // Where an element sits: word index in the lane-major operand, and its bit offset.
+  struct Source {
+    std::uint32_t word;
+    std::uint32_t shift;
+  };
+  std::vector<Source> sources(const FragmentLayout& l, Type t, int rows, int cols, bool transpose) const;
+  void decode(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<Term>& out) const;
   std::uint64_t element(const FragmentLayout& l, Type t, WarpOperand op, int problem, int row, int col) const;
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                      std::uint64_t* a_codes, std::uint64_t* b_codes) const;
   const MmaVariant& v_;
   const Model& m_;
   MmaOptions o_;
+  // Matrix order: A by (problem, row, k), B by (problem, col, k), C and D by (problem, row, col).
+  std::vector<Source> a_src_, b_src_, c_src_, d_dst_;
+  mutable std::vector<Term> a_terms_, b_terms_, c_terms_;
+  mutable std::vector<char> a_finite_, b_finite_;  // per row of A, per column of B: no NaN or Inf
 };
 
 // The registers an mma instruction names, per operand: d, a, b, c.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 #include "sim/catalog/yaml_file.hpp"
@@ -11,27 +12,64 @@
 
 namespace ptxmma {
 
+// A layout as written, compiled: its dimensions (for a template, expressions of N) and formulas.
+struct LayoutTemplate {
+  struct Dim {
+    const char* key;
+    std::string text;
+    std::optional<Expr> expr;  // none: the constant `lo`
+    int lo = 0, hi = 0;
+  };
+  std::string name;
+  bool is_template = false;  // "{N}" in the name
+  Dim lanes, problems, rows, cols, regs, elems;
+  Expr row, col, problem;
+  bool problem_given = false;
+  LayoutFormula formula;
+  std::string where;  // "file:line:col" of the name, for instantiation errors
+};
+
 namespace {
 
-enum Var : int { kLane, kG, kT, kR, kE, kI, kElems, kHi, kQ, kVarCount };
-constexpr std::array<std::string_view, kVarCount> kVariables = {"lane", "g", "t", "r", "e", "i", "E", "hi", "q"};
+enum Var : int { kLane, kG, kT, kR, kE, kI, kElems, kHi, kQ, kW, kN, kVarCount };
+constexpr std::array<std::string_view, kVarCount> kVariables = {"lane", "g", "t", "r", "e", "i",
+                                                                "E",    "hi", "q", "w", "N"};
+// Dimensions of a template ({N} in its name) may be expressions of N.
+constexpr std::array<std::string_view, 1> kDimVariables = {"N"};
 
 constexpr std::array<std::string_view, 9> kKeys = {"rows", "cols", "regs", "elems", "row",
                                                    "col",  "problems", "problem", "lanes"};
+
+LayoutLibrary::Entry build(const LayoutTemplate& t, int n);
 
 class Loader {
  public:
   explicit Loader(const YamlFile& file) : f_(file) {}
 
-  std::map<std::string, LayoutLibrary::Entry, std::less<>> run() {
+  struct Result {
+    std::map<std::string, LayoutLibrary::Entry, std::less<>> entries;
+    std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates;
+  };
+
+  Result run() {
     const YAML::Node layouts = f_.root["layouts"];
     if (!f_.root.IsMap() || !layouts) f_.fail(f_.root, "expected a top-level map with the key 'layouts'");
     if (!layouts.IsMap()) f_.fail(layouts, "'layouts' must be a map from layout name to its description");
-    std::map<std::string, LayoutLibrary::Entry, std::less<>> out;
+    Result out;
     for (const auto& kv : layouts) {
       const std::string name = kv.first.as<std::string>();
-      if (out.contains(name)) f_.fail(kv.first, fmt::format("layout {} is defined twice", name));
-      out.emplace(name, one(name, kv.first, kv.second));
+      if (out.entries.contains(name) || out.templates.contains(name))
+        f_.fail(kv.first, fmt::format("layout {} is defined twice", name));
+      auto spec = std::make_shared<LayoutTemplate>(parse(name, kv.first, kv.second));
+      if (spec->is_template) {
+        out.templates.emplace(name, std::move(spec));
+      } else {
+        try {
+          out.entries.emplace(name, build(*spec, 0));
+        } catch (const Error& e) {
+          f_.fail(kv.first, e.what());  // every message here starts with "layout NAME:"
+        }
+      }
     }
     return out;
   }
@@ -58,6 +96,26 @@ class Loader {
     return v;
   }
 
+  // A template's dimension: an integer or an expression of N, checked when instantiated.
+  LayoutTemplate::Dim dimension(const YAML::Node& map, const std::string& layout, const char* key,
+                                std::optional<int> fallback, int lo, int hi) const {
+    const YAML::Node n = map[key];
+    LayoutTemplate::Dim d{key, "", std::nullopt, lo, hi};
+    if (!n) {
+      if (!fallback) fail(map, layout, fmt::format("missing key '{}'", key));
+      d.text = std::to_string(*fallback);
+    } else {
+      if (!n.IsScalar()) fail(n, layout, fmt::format("'{}' must be an integer or an expression of N", key));
+      d.text = n.as<std::string>();
+    }
+    try {
+      d.expr = Expr::compile(d.text, kDimVariables);
+    } catch (const Error& e) {
+      fail(n ? n : map, layout, fmt::format("{}: {}", key, e.what()));
+    }
+    return d;
+  }
+
   std::pair<std::string, Expr> expression(const YAML::Node& map, const std::string& layout, const char* key,
                                           const char* fallback) const {
     const YAML::Node n = map[key];
@@ -76,7 +134,7 @@ class Loader {
     }
   }
 
-  LayoutLibrary::Entry one(const std::string& name, const YAML::Node& key, const YAML::Node& m) const {
+  LayoutTemplate parse(const std::string& name, const YAML::Node& key, const YAML::Node& m) const {
     if (!m.IsMap()) fail(key, name, "expected a map with rows, cols, regs, elems, row, col");
     for (const auto& kv : m) {
       const std::string k = kv.first.as<std::string>();
@@ -86,53 +144,98 @@ class Loader {
         fail(kv.first, name,
              fmt::format("unknown key '{}' (known: rows, cols, regs, elems, row, col, problems, problem, lanes)", k));
     }
-    LayoutLibrary::Entry entry;
-    FragmentLayout& l = entry.layout;
-    l.name = name;
-    l.lanes = integer(m, name, "lanes", 32, 1, 1024);
-    l.problems = integer(m, name, "problems", 1, 1, 64);
-    l.rows = integer(m, name, "rows", std::nullopt, 1, 4096);
-    l.cols = integer(m, name, "cols", std::nullopt, 1, 4096);
-    l.regs = integer(m, name, "regs", std::nullopt, 1, 256);
-    l.elems_per_reg = integer(m, name, "elems", std::nullopt, 1, 32);
+    LayoutTemplate t;
+    t.name = name;
+    t.is_template = name.find("{N}") != std::string::npos;
+    if (t.is_template) {
+      t.lanes = dimension(m, name, "lanes", 32, 1, 1024);
+      t.problems = dimension(m, name, "problems", 1, 1, 64);
+      t.rows = dimension(m, name, "rows", std::nullopt, 1, 4096);
+      t.cols = dimension(m, name, "cols", std::nullopt, 1, 4096);
+      t.regs = dimension(m, name, "regs", std::nullopt, 1, 256);
+      t.elems = dimension(m, name, "elems", std::nullopt, 1, 32);
+    } else {
+      const auto fixed = [](const char* k, int v) { return LayoutTemplate::Dim{k, std::to_string(v), std::nullopt, v, v}; };
+      t.lanes = fixed("lanes", integer(m, name, "lanes", 32, 1, 1024));
+      t.problems = fixed("problems", integer(m, name, "problems", 1, 1, 64));
+      t.rows = fixed("rows", integer(m, name, "rows", std::nullopt, 1, 4096));
+      t.cols = fixed("cols", integer(m, name, "cols", std::nullopt, 1, 4096));
+      t.regs = fixed("regs", integer(m, name, "regs", std::nullopt, 1, 256));
+      t.elems = fixed("elems", integer(m, name, "elems", std::nullopt, 1, 32));
+    }
     auto [row_text, row] = expression(m, name, "row", nullptr);
     auto [col_text, col] = expression(m, name, "col", nullptr);
     auto [problem_text, problem] = expression(m, name, "problem", "0");
-    if (l.problems > 1 && !m["problem"])
+    t.row = std::move(row);
+    t.col = std::move(col);
+    t.problem = std::move(problem);
+    t.problem_given = static_cast<bool>(m["problem"]);
+    if (!t.is_template && t.problems.lo > 1 && !t.problem_given)
       fail(m, name, fmt::format("'problems' is {}, so 'problem' must say which problem each element belongs to",
-                                l.problems));
+                                t.problems.lo));
     const YAML::Mark mark = key.Mark();
-    entry.formula = LayoutFormula{problem_text, row_text, col_text,
-                                  mark.is_null() ? f_.path : fmt::format("{}:{}", f_.path, mark.line + 1)};
-
-    const int elems = l.elems_per_reg;
-    try {
-      l.build([&](int lane, int r, int e) {
-        const std::array<std::int64_t, kVarCount> v = {lane, lane >> 2, lane & 3, r, e, r * elems + e,
-                                                       elems, lane >= 16 ? 1 : 0, (lane >> 2) & 3};
-        const auto eval = [&](const Expr& x, const char* which) -> int {
-          std::int64_t value = 0;
-          try {
-            value = x.eval(v);
-          } catch (const Error& ex) {
-            throw Error(fmt::format("layout {}: {}: {} at lane {} register {} element {}", name, which, ex.what(),
-                                    lane, r, e));
-          }
-          if (value < -(1 << 20) || value > (1 << 20))
-            throw Error(fmt::format("layout {}: {} = {} is out of range at lane {} register {} element {}", name,
-                                    which, value, lane, r, e));
-          return static_cast<int>(value);
-        };
-        return FragmentCoord{eval(problem, "problem"), eval(row, "row"), eval(col, "col")};
-      });
-    } catch (const Error& e) {
-      f_.fail(key, e.what());  // every message here starts with "layout NAME:"
-    }
-    return entry;
+    t.formula = LayoutFormula{problem_text, row_text, col_text,
+                              mark.is_null() ? f_.path : fmt::format("{}:{}", f_.path, mark.line + 1)};
+    t.where = mark.is_null() ? f_.path : fmt::format("{}:{}:{}", f_.path, mark.line + 1, mark.column + 1);
+    return t;
   }
 
   const YamlFile& f_;
 };
+
+// Builds one layout from its (compiled) description; N binds the template parameter (0 otherwise).
+// Errors start with "layout NAME:" (with " (N = n)" for a template instance).
+LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
+  const std::string name = t.is_template ? LayoutLibrary::instance_name(t.name, n) : t.name;
+  const std::string label = t.is_template ? fmt::format("{} (N = {})", t.name, n) : t.name;
+  const auto dim = [&](const LayoutTemplate::Dim& d) -> int {
+    if (!d.expr) return d.lo;
+    const std::array<std::int64_t, 1> v = {n};
+    std::int64_t value = 0;
+    try {
+      value = d.expr->eval(v);
+    } catch (const Error& e) {
+      throw Error(fmt::format("layout {}: {}: {}", label, d.key, e.what()));
+    }
+    if (value < d.lo || value > d.hi)
+      throw Error(fmt::format("layout {}: '{}' = {} is {}, outside {}..{}", label, d.key, d.text, value, d.lo, d.hi));
+    return static_cast<int>(value);
+  };
+  LayoutLibrary::Entry entry;
+  FragmentLayout& l = entry.layout;
+  l.name = name;
+  l.lanes = dim(t.lanes);
+  l.problems = dim(t.problems);
+  l.rows = dim(t.rows);
+  l.cols = dim(t.cols);
+  l.regs = dim(t.regs);
+  l.elems_per_reg = dim(t.elems);
+  if (l.problems > 1 && !t.problem_given)
+    throw Error(fmt::format("layout {}: 'problems' is {}, so 'problem' must say which problem each element belongs to",
+                            label, l.problems));
+  entry.formula = t.formula;
+  const int elems = l.elems_per_reg;
+  l.build([&](int lane, int r, int e) {
+    const int wl = lane & 31;  // lane inside its warp (128-lane warpgroup layouts)
+    const std::array<std::int64_t, kVarCount> v = {lane, wl >> 2, lane & 3, r, e, r * elems + e, elems,
+                                                   wl >= 16 ? 1 : 0, (wl >> 2) & 3, lane >> 5, n};
+    const auto eval = [&](const Expr& x, const char* which) -> int {
+      std::int64_t value = 0;
+      try {
+        value = x.eval(v);
+      } catch (const Error& ex) {
+        throw Error(fmt::format("layout {}: {}: {} at lane {} register {} element {}", label, which, ex.what(), lane,
+                                r, e));
+      }
+      if (value < -(1 << 20) || value > (1 << 20))
+        throw Error(fmt::format("layout {}: {} = {} is out of range at lane {} register {} element {}", label, which,
+                                value, lane, r, e));
+      return static_cast<int>(value);
+    };
+    return FragmentCoord{eval(t.problem, "problem"), eval(t.row, "row"), eval(t.col, "col")};
+  });
+  return entry;
+}
 
 }  // namespace
 
@@ -141,7 +244,9 @@ std::span<const std::string_view> layout_variables() { return kVariables; }
 LayoutLibrary LayoutLibrary::load(const std::string& path) {
   const YamlFile file = YamlFile::load(path);
   LayoutLibrary lib;
-  lib.entries_ = Loader(file).run();
+  auto r = Loader(file).run();
+  lib.entries_ = std::move(r.entries);
+  lib.templates_ = std::move(r.templates);
   return lib;
 }
 
@@ -154,8 +259,39 @@ LayoutLibrary LayoutLibrary::parse(const std::string& yaml_text, const std::stri
     throw Error(fmt::format("{}:{}:{}: {}", source_name, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   LayoutLibrary lib;
-  lib.entries_ = Loader(file).run();
+  auto r = Loader(file).run();
+  lib.entries_ = std::move(r.entries);
+  lib.templates_ = std::move(r.templates);
   return lib;
+}
+
+std::string LayoutLibrary::instance_name(std::string_view template_name, int n) {
+  std::string s(template_name);
+  const std::string value = std::to_string(n);
+  for (auto p = s.find("{N}"); p != std::string::npos; p = s.find("{N}", p + value.size())) s.replace(p, 3, value);
+  return s;
+}
+
+std::vector<std::string> LayoutLibrary::template_names() const {
+  std::vector<std::string> out;
+  for (const auto& kv : templates_) out.push_back(kv.first);
+  return out;
+}
+
+const FragmentLayout& LayoutLibrary::instantiate(std::string_view template_name, int n) {
+  const auto t = templates_.find(template_name);
+  if (t == templates_.end()) {
+    if (entries_.find(template_name) != entries_.end())
+      throw Error(fmt::format("layout {} is not a template (its name has no {{N}})", template_name));
+    throw Error(fmt::format("unknown layout template '{}'", template_name));
+  }
+  const std::string name = instance_name(template_name, n);
+  if (const auto it = entries_.find(name); it != entries_.end()) return it->second.layout;
+  try {
+    return entries_.emplace(name, build(*t->second, n)).first->second.layout;
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", t->second->where, e.what()));
+  }
 }
 
 const FragmentLayout* LayoutLibrary::find(std::string_view name) const {

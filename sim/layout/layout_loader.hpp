@@ -3,9 +3,11 @@
 // which checks that the map is a bijection.
 #pragma once
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/layout/fragment_layout.hpp"
 
@@ -20,8 +22,12 @@ struct LayoutFormula {
 };
 
 // Variables the expressions may use, in the order the loader binds them:
-// lane, g (lane>>2), t (lane%4), r, e, i (r*E+e), E, hi (lane>=16), q ((lane>>2)&3).
+// lane, g (lane>>2), t (lane%4), r, e, i (r*E+e), E, hi (lane>=16), q ((lane>>2)&3),
+// w (lane>>5: the warp of a 128-lane warpgroup layout), N (a template's parameter, else 0).
+// In layouts of more than 32 lanes, g, hi and q are those of the lane inside its warp (lane%32).
 std::span<const std::string_view> layout_variables();
+
+struct LayoutTemplate;  // a parsed layout description (layout_loader.cpp)
 
 class LayoutLibrary {
  public:
@@ -36,6 +42,15 @@ class LayoutLibrary {
   [[nodiscard]] const LayoutFormula& formula(std::string_view name) const;
   [[nodiscard]] std::size_t size() const { return entries_.size(); }
 
+  // Templates: a layout whose name contains "{N}" (e.g. "wgmma.d.32bit.n{N}") is not built on load;
+  // its rows, cols, regs, elems, lanes and problems may be expressions of N, and its formulas may
+  // use N. instantiate() builds the layout for one N (checked to be a bijection), adds it to the
+  // library under the name with {N} replaced ("wgmma.d.32bit.n64") and returns it; a second call
+  // returns the same layout. Errors name the file, line and "layout NAME (N = n)".
+  const FragmentLayout& instantiate(std::string_view template_name, int n);
+  [[nodiscard]] std::vector<std::string> template_names() const;
+  static std::string instance_name(std::string_view template_name, int n);
+
   struct Entry {
     FragmentLayout layout;
     LayoutFormula formula;
@@ -46,6 +61,7 @@ class LayoutLibrary {
 
  private:
   std::map<std::string, Entry, std::less<>> entries_;
+  std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates_;
 };
 
 }  // namespace ptxmma

@@ -72,6 +72,8 @@ AddTree AddTree::parse(const std::string& text) {
   AddTree t;
   t.text = text;
   t.postfix = TreeParser(text).parse();
+  if (t.postfix.size() > 2 * (kMaxK + 2))
+    throw Error(fmt::format("addition order '{}': more than {} terms", text, kMaxK + 2));
   return t;
 }
 

@@ -49,10 +49,38 @@ void add_product(Specials& s, const Term& a, const Term& b) {
   }
 }
 
-Specials product_specials(const DotRequest& r) {
+Specials product_specials(const DotOperands& r) {
   Specials s;
-  for (int k = 0; k < r.k; ++k) add_product(s, make_term(r.a, r.a_codes[k]), make_term(r.b, r.b_codes[k]));
+  for (int k = 0; k < r.k; ++k) add_product(s, r.a_terms[k], r.b_terms[k]);
   return s;
+}
+
+int width(u128 x) {
+  const auto hi = static_cast<std::uint64_t>(x >> 64);
+  return hi ? 64 + std::bit_width(hi) : std::bit_width(static_cast<std::uint64_t>(x));
+}
+
+// Rounds v onto the grid of `frac` fraction bits in d's exponent range (BlockFma::Output::frac):
+// the result is exact in d, so the rounding into d that follows changes nothing but overflow.
+Unrounded narrow(const Unrounded& v, Type d, int frac, Rounding mode) {
+  if (v.sig == 0) return v;
+  const int lead = v.exp + width(v.sig) - 1;
+  const int ulp = std::max(lead, info(d).emin()) - frac;
+  if (ulp <= v.exp) return v;
+  const int shift = ulp - v.exp;
+  const u128 keep = shift >= 128 ? 0 : v.sig >> shift;
+  const u128 rem = shift >= 128 ? v.sig : v.sig & ((u128{1} << shift) - 1);
+  const bool beyond = shift > 128;  // v is below half an ulp
+  const u128 half = beyond ? 0 : u128{1} << (shift - 1);
+  bool up = false;
+  switch (mode) {
+    case Rounding::rz: break;
+    case Rounding::rn: up = !beyond && (rem > half || (rem == half && (keep & 1) != 0)); break;
+    case Rounding::rna: up = !beyond && rem >= half; break;
+    case Rounding::rm: up = v.sign && rem != 0; break;
+    case Rounding::rp: up = !v.sign && rem != 0; break;
+  }
+  return Unrounded{v.sign, ulp, keep + (up ? 1 : 0), false};
 }
 
 // One block: the terms are aligned to the largest exponent E, every term keeps its bits down to
@@ -89,10 +117,13 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
   const bool neg = sum < 0;
   const auto mag = static_cast<u128>(neg ? -sum : sum);
   const Rounding mode = out.round;
-  const std::uint64_t code = round_to(d, Unrounded{neg, cut, mag, false}, ConvertFlags{mode, false, false, true});
+  Unrounded v{neg, cut, mag, false};
+  if (out.frac) v = narrow(v, d, *out.frac, mode);
+  const std::uint64_t code = round_to(d, v, ConvertFlags{mode, false, false, true});
   if (trace)
-    trace->lines.push_back(fmt::format("  E = {}, kept down to 2^{}; sum = {}{:#x} x 2^{}; rounded ({}) to {} {}", e_max,
+    trace->lines.push_back(fmt::format("  E = {}, kept down to 2^{}; sum = {}{:#x} x 2^{}; rounded ({}) to {}{} {}", e_max,
                                        cut, neg ? "-" : "", static_cast<std::uint64_t>(mag), cut, name(mode), name(d),
+                                       out.frac ? fmt::format(" with {} fraction bits", *out.frac) : "",
                                        hexcode(d, code)));
   return code;
 }
@@ -100,19 +131,22 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
 // The blocks of the K products, starting from `acc` (C, or +0 when C is added last). Special
 // values are decided per block, from its products and the running sum: an earlier block that
 // overflowed to Inf meets a later block's infinities as the hardware's does.
-std::uint64_t run_blocks(const Model& m, const DotRequest& r, Type acc_type, std::uint64_t acc, DotTrace* trace) {
+// `start` is the running sum's decoded form when the caller has it (C).
+std::uint64_t run_blocks(const Model& m, const DotOperands& r, Type acc_type, std::uint64_t acc, const Term* start,
+                         DotTrace* trace) {
   const BlockFma& p = m.block;
-  Term terms[257];  // one block's products + the running sum
+  Term terms[kMaxK + 1];  // one block's products + the running sum
   for (int b = 0; b < p.blocks; ++b) {
     int n = 0;
     Specials s;
-    for (int k = 0; k < r.k; ++k) {
-      if ((k / p.run) % p.blocks != b) continue;
-      const Term x = make_term(r.a, r.a_codes[k]), y = make_term(r.b, r.b_codes[k]);
-      add_product(s, x, y);
-      terms[n++] = multiply(x, y);
+    for (int k0 = b * p.run; k0 < r.k; k0 += p.run * p.blocks) {  // this block's runs of k
+      const int end = std::min(k0 + p.run, r.k);
+      for (int k = k0; k < end; ++k) {
+        if (!r.finite_ab) add_product(s, r.a_terms[k], r.b_terms[k]);
+        terms[n++] = multiply(r.a_terms[k], r.b_terms[k]);
+      }
     }
-    const Term running = make_term(acc_type, acc);
+    const Term running = b == 0 && start ? *start : make_term(acc_type, acc);
     s.add(running);
     if (trace)
       trace->lines.push_back(fmt::format("block {} of {} ({} products, k / {} mod {} = {}), running sum {} {}", b + 1,
@@ -129,59 +163,65 @@ std::uint64_t run_blocks(const Model& m, const DotRequest& r, Type acc_type, std
   return acc;
 }
 
-std::uint64_t block_fma(const Model& m, const DotRequest& r, DotTrace* trace) {
-  if (m.block.c_entry == BlockFma::CEntry::first_block) return run_blocks(m, r, r.c, r.c_code, trace);
-  const std::uint64_t acc = run_blocks(m, r, r.d, 0, trace);
-  const std::uint64_t out = ieee_add(m, r.d, acc, r.c, r.c_code, m.block.final_add_round);
+std::uint64_t block_fma(const Model& m, const DotOperands& r, DotTrace* trace) {
+  const std::uint64_t c_code = r.c_term->code;
+  if (m.block.c_entry == BlockFma::CEntry::first_block) return run_blocks(m, r, r.c, c_code, r.c_term, trace);
+  const std::uint64_t acc = run_blocks(m, r, r.d, 0, nullptr, trace);
+  const std::uint64_t out = ieee_add(m, r.d, acc, r.c, c_code, m.block.final_add_round);
   if (trace)
-    trace->lines.push_back(fmt::format("C {} added last ({}): {}", hexcode(r.c, r.c_code), name(m.block.final_add_round),
+    trace->lines.push_back(fmt::format("C {} added last ({}): {}", hexcode(r.c, c_code), name(m.block.final_add_round),
                                        hexcode(r.d, out)));
   return out;
 }
 
-std::uint64_t fma_chain(const Model& m, const DotRequest& r, DotTrace* trace) {
-  std::uint64_t acc = r.c_code;
+std::uint64_t fma_chain(const Model& m, const DotOperands& r, DotTrace* trace) {
+  std::uint64_t acc = r.c_term->code;
   for (int k = 0; k < r.k; ++k) {
-    const std::uint64_t next = fma_step(m, r.d, r.a_codes[k], r.b_codes[k], acc, r.rounding);
+    const std::uint64_t next = fma_step(m, r.d, r.a_terms[k].code, r.b_terms[k].code, acc, r.rounding);
     if (trace)
-      trace->lines.push_back(fmt::format("k = {}: fma({}, {}, {}) rounded ({}) = {}", k, hexcode(r.a, r.a_codes[k]),
-                                         hexcode(r.b, r.b_codes[k]), hexcode(r.d, acc), name(r.rounding),
+      trace->lines.push_back(fmt::format("k = {}: fma({}, {}, {}) rounded ({}) = {}", k, hexcode(r.a, r.a_terms[k].code),
+                                         hexcode(r.b, r.b_terms[k].code), hexcode(r.d, acc), name(r.rounding),
                                          hexcode(r.d, next)));
     acc = next;
   }
   return acc;
 }
 
-std::uint64_t integer_dot(const DotRequest& r, DotTrace* trace) {
-  std::int64_t sum = integer_value(r.c, r.c_code);
-  for (int k = 0; k < r.k; ++k) sum += integer_value(r.a, r.a_codes[k]) * integer_value(r.b, r.b_codes[k]);
+std::int64_t signed_value(const Term& t) {
+  const auto v = static_cast<std::int64_t>(t.sig);
+  return t.sign ? -v : v;
+}
+
+std::uint64_t integer_dot(const DotOperands& r, DotTrace* trace) {
+  std::int64_t sum = signed_value(*r.c_term);
+  for (int k = 0; k < r.k; ++k) sum += signed_value(r.a_terms[k]) * signed_value(r.b_terms[k]);
   std::int64_t out = sum;
   if (r.satfinite) out = std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX);
   if (trace) trace->lines.push_back(fmt::format("exact sum {}; {} to s32", sum, r.satfinite ? "clamped" : "wrapped"));
   return static_cast<std::uint32_t>(out);
 }
 
-std::uint64_t popc_dot(const DotRequest& r, DotTrace* trace) {
+std::uint64_t popc_dot(const DotOperands& r, DotTrace* trace) {
   std::uint32_t count = 0;
   for (int k = 0; k < r.k; ++k) {
-    const std::uint64_t a = r.a_codes[k] & 1, b = r.b_codes[k] & 1;
+    const std::uint64_t a = r.a_terms[k].code & 1, b = r.b_terms[k].code & 1;
     count += static_cast<std::uint32_t>(r.bitop == BitOp::and_popc ? (a & b) : (a ^ b));
   }
   if (trace) trace->lines.push_back(fmt::format("popc = {}", count));
-  return static_cast<std::uint32_t>(r.c_code) + count;
+  return static_cast<std::uint32_t>(r.c_term->code) + count;
 }
 
 // Exact products and C, each exactly representable in the tree's format, combined by IEEE
 // additions in the model's order; the result is rounded to D.
-std::uint64_t add_tree(const Model& m, const DotRequest& r, DotTrace* trace) {
-  Specials s = product_specials(r);
-  s.add(make_term(r.c, r.c_code));
+std::uint64_t add_tree(const Model& m, const DotOperands& r, DotTrace* trace) {
+  Specials s = r.finite_ab ? Specials{} : product_specials(r);
+  s.add(*r.c_term);
   if (s.any()) return s.result(m, r.d);
   const AddTree& t = m.tree;
   const auto leaves = static_cast<long>(std::count_if(t.postfix.begin(), t.postfix.end(), [](int op) { return op >= 0; }));
   if (leaves != r.k)
     throw Error(fmt::format("model {}: addition order '{}' does not add {} products and C", m.name, t.text, r.k));
-  std::uint64_t stack[130];
+  std::uint64_t stack[kMaxK + 2];
   int sp = 0;
   for (const int op : t.postfix) {
     if (op == AddTree::kAdd) {
@@ -193,10 +233,10 @@ std::uint64_t add_tree(const Model& m, const DotRequest& r, DotTrace* trace) {
     } else if (op == AddTree::kZero) {
       stack[sp++] = 0;
     } else if (op == AddTree::kC) {
-      stack[sp++] = convert(r.c, r.c_code, t.format, ConvertFlags{t.round});
+      stack[sp++] = convert(r.c, r.c_term->code, t.format, ConvertFlags{t.round});
     } else {
       if (op >= r.k) throw Error(fmt::format("model {}: addition order '{}' names p{}, but K = {}", m.name, t.text, op, r.k));
-      const Term p = multiply(make_term(r.a, r.a_codes[op]), make_term(r.b, r.b_codes[op]));
+      const Term p = multiply(r.a_terms[op], r.b_terms[op]);
       stack[sp++] = round_to(t.format, Unrounded{p.sign, p.lsb, p.sig, false}, ConvertFlags{t.round});
     }
   }
@@ -210,6 +250,17 @@ std::uint64_t add_tree(const Model& m, const DotRequest& r, DotTrace* trace) {
 }  // namespace
 
 std::uint64_t dot(const Model& m, const DotRequest& r, DotTrace* trace) {
+  if (r.k < 0 || r.k > kMaxK) throw Error(fmt::format("dot product of K = {} (at most {})", r.k, kMaxK));
+  Term a[kMaxK], b[kMaxK];
+  for (int k = 0; k < r.k; ++k) {
+    a[k] = make_term(r.a, r.a_codes[k]);
+    b[k] = make_term(r.b, r.b_codes[k]);
+  }
+  const Term c = make_term(r.c, r.c_code);
+  return dot(m, DotOperands{r.a, r.b, r.c, r.d, a, b, r.k, &c, r.rounding, r.satfinite, r.bitop}, trace);
+}
+
+std::uint64_t dot(const Model& m, const DotOperands& r, DotTrace* trace) {
   switch (m.engine) {
     case Engine::block_fma: return block_fma(m, r, trace);
     case Engine::fma_chain: return fma_chain(m, r, trace);

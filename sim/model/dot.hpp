@@ -22,12 +22,29 @@ struct DotRequest {
   BitOp bitop = BitOp::none;
 };
 
+struct Term;
+
+// The same element with its operands already decoded (the executor decodes each A and B element
+// once per instruction, not once per output element).
+struct DotOperands {
+  Type a = Type::f16, b = Type::f16, c = Type::f32, d = Type::f32;
+  const Term* a_terms = nullptr;  // K decoded elements of the row of A
+  const Term* b_terms = nullptr;  // K decoded elements of the column of B
+  int k = 0;
+  const Term* c_term = nullptr;
+  Rounding rounding = Rounding::rn;
+  bool satfinite = false;
+  BitOp bitop = BitOp::none;
+  bool finite_ab = false;  // the caller knows that no A or B element is NaN or Inf (a shortcut)
+};
+
 // The steps of one element, recorded only when asked (ptxmma explain).
 struct DotTrace {
   std::vector<std::string> lines;
 };
 
 std::uint64_t dot(const Model& m, const DotRequest& r, DotTrace* trace = nullptr);
+std::uint64_t dot(const Model& m, const DotOperands& r, DotTrace* trace = nullptr);
 
 // One correctly rounded fused multiply-add a*b + c in format t (IEEE rules for zeros and
 // infinities; NaNs as the model says).

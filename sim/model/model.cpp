@@ -73,6 +73,12 @@ ModelSet ModelSet::load(const std::string& path) {
         BlockFma::Output& o = d == "f16" ? b.f16 : b.f32;
         o.round = rounding_at(f, kv.second, "round");
         if (kv.second["exp_floor"]) o.exp_floor = f.get<int>(kv.second, "exp_floor");
+        if (kv.second["frac"]) {
+          o.frac = f.get<int>(kv.second, "frac");
+          const int most = info(d == "f16" ? Type::f16 : Type::f32).man_bits;
+          if (*o.frac < 1 || *o.frac > most)
+            f.fail(kv.second["frac"], fmt::format("frac must be 1..{} for {} block sums", most, d));
+        }
       }
       const auto c_entry = f.get<std::string>(n, "c_entry");
       if (c_entry == "first_block") b.c_entry = BlockFma::CEntry::first_block;

@@ -20,6 +20,8 @@ enum class Engine : std::uint8_t {
   add_tree,   // exact products combined by IEEE additions in a fixed order (emulated paths)
 };
 
+constexpr int kMaxK = 256;  // the longest dot product of any instruction (b1 m16n8k256)
+
 // A fixed order of additions over the products p0..p(K-1) and C, e.g. "(((p0 + p1) + p2) + p3) + c",
 // kept in postfix: a leaf k >= 0 is product k, kC is C, kZero is +0, kAdd adds the two values on top.
 struct AddTree {
@@ -47,9 +49,13 @@ struct BlockFma {
   int frac_bits = 25;                  // F: bits kept below the block's largest exponent
   bool zeros_set_exponent = false;     // whether zero terms take part in the maximum
   // Per output format (f32, f16): the rounding of each block sum and the lower clamp of E.
+  // `frac`: the block sum keeps only this many fraction bits (in the format's exponent range,
+  // subnormals on the grid 2^(emin - frac)) before it is stored in the format, e.g. 13 for the
+  // e8m13 sums of FP8 on sm_89 (numerics.md §2.1 out_frac); unset = the format's own.
   struct Output {
     Rounding round = Rounding::rz;
     std::optional<int> exp_floor;
+    std::optional<int> frac;
   };
   Output f32{Rounding::rz, std::nullopt};
   Output f16{Rounding::rn, std::nullopt};

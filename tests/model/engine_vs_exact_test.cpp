@@ -56,10 +56,10 @@ struct Family {
   Rounding rounding = Rounding::rn;
   bool satfinite = false;
   BitOp bitop = BitOp::none;
+  const char* arch = "sm_90a";  // whose configs/models/<arch>.yaml gives the model
 };
 
-void check_family(const Family& f, long count, std::uint64_t seed) {
-  const Model& m = models_for("sm_90a").select(f.model_family, f.a, f.d);
+void check_model(const Model& m, const Family& f, long count, std::uint64_t seed) {
   Inputs in(seed);
   std::vector<std::uint64_t> a(static_cast<std::size_t>(f.k)), b(a.size());
   long failures = 0;
@@ -79,6 +79,10 @@ void check_family(const Family& f, long count, std::uint64_t seed) {
     }
   }
   EXPECT_EQ(failures, 0) << "of " << count << " random dot products";
+}
+
+void check_family(const Family& f, long count, std::uint64_t seed) {
+  check_model(models_for(f.arch).select(f.model_family, f.a, f.d), f, count, seed);
 }
 
 // A model family's count is shared among its type combinations and modes.
@@ -108,6 +112,42 @@ TEST(EngineVsExact, Integer) {
   check_family({"imma", Type::s8, Type::u8, Type::s32, Type::s32, 32, Rounding::rn, true}, dots_per_family() / 4, 20);
   check_family({"imma", Type::u4, Type::s4, Type::s32, Type::s32, 64}, dots_per_family() / 4, 21);
 }
+// The models of the other architectures: chained blocks of 4 / 8 / 16 (blocks, run), F = 23, 24,
+// 13 and 35, exponent floors or none, and block sums narrowed to 13 fraction bits (e8m13).
+TEST(EngineVsExact, OtherArchitectures) {
+  const long n = dots_per_family() / 40;
+  const Rounding rn = Rounding::rn;
+  const BitOp none = BitOp::none;
+  check_family({"hmma", Type::f16, Type::f16, Type::f32, Type::f32, 16, rn, false, none, "sm_70"}, n, 30);
+  check_family({"hmma_m8n8k4", Type::f16, Type::f16, Type::f16, Type::f16, 4, rn, false, none, "sm_70"}, n, 31);
+  check_family({"hmma", Type::f16, Type::f16, Type::f16, Type::f16, 16, rn, false, none, "sm_75"}, n, 32);
+  check_family({"hmma", Type::bf16, Type::bf16, Type::f32, Type::f32, 16, rn, false, none, "sm_80"}, n, 33);
+  check_family({"hmma", Type::tf32, Type::tf32, Type::f32, Type::f32, 8, rn, false, none, "sm_86"}, n, 34);
+  check_family({"hmma", Type::f16, Type::f16, Type::f16, Type::f16, 16, rn, false, none, "sm_89"}, n, 35);
+  check_family({"fp8_via_hmma", Type::e4m3, Type::e5m2, Type::f32, Type::f32, 32, rn, false, none, "sm_89"}, n, 36);
+  check_family({"fp8_via_hmma", Type::e5m2, Type::e5m2, Type::f32, Type::f32, 16, rn, false, none, "sm_89"}, n, 37);
+  check_family({"fp8_via_hmma", Type::e4m3, Type::e4m3, Type::f16, Type::f16, 32, rn, false, none, "sm_89"}, n, 38);
+  check_family({"fp8_via_hmma", Type::e5m2, Type::e4m3, Type::f32, Type::f32, 32, rn, false, none, "sm_100a"}, n, 39);
+  check_family({"hmma", Type::f16, Type::f16, Type::f32, Type::f32, 16, rn, false, none, "sm_100a"}, n, 40);
+  check_family({"f8f6f4", Type::e4m3, Type::e4m3, Type::f16, Type::f16, 32, rn, false, none, "sm_120a"}, n, 41);
+  check_family({"mxf4", Type::e2m1, Type::e2m1, Type::f32, Type::f32, 64, rn, false, none, "sm_120a"}, n, 42);
+}
+
+// Narrowed block sums in every rounding direction (the YAML files use only rz), with and
+// without an exponent floor.
+TEST(EngineVsExact, NarrowedBlockSums) {
+  const long n = dots_per_family() / 100;
+  const Family f32{"fp8_via_hmma", Type::e4m3, Type::e5m2, Type::f32, Type::f32, 32};
+  const Family f16{"fp8_via_hmma", Type::e5m2, Type::e4m3, Type::f16, Type::f16, 32};
+  Model m = models_for("sm_89").select("fp8_via_hmma", Type::e4m3, Type::f32);
+  for (Rounding r : {Rounding::rn, Rounding::rna, Rounding::rz, Rounding::rm, Rounding::rp}) {
+    m.block.f32 = {r, std::nullopt, 9};
+    m.block.f16 = {r, -20, 4};
+    check_model(m, f32, n, 50 + static_cast<int>(r));
+    check_model(m, f16, n, 60 + static_cast<int>(r));
+  }
+}
+
 TEST(EngineVsExact, Popc) {
   check_family({"bmma", Type::b1, Type::b1, Type::s32, Type::s32, 256, Rounding::rn, false, BitOp::xor_popc},
                dots_per_family() / 10, 22);

@@ -26,6 +26,26 @@ Rational trunc_to(const Rational& x, const Rational& unit) {
   return Rational(n) * unit;
 }
 
+// x rounded to a multiple of `unit` in `mode` (the narrowed block sums of BlockFma::Output::frac).
+Rational to_grid(const Rational& x, const Rational& unit, Rounding mode) {
+  const Rational down = trunc_to(x, unit);  // toward zero
+  const Rational rest = abs(x - down), half = unit / 2;
+  const Rational away = down + (x < 0 ? -unit : unit);
+  bool up = false;
+  switch (mode) {
+    case Rounding::rz: break;
+    case Rounding::rn: {
+      const Rational q = abs(down) / unit;  // an integer
+      up = rest > half || (rest == half && numerator(q) % 2 != 0);
+      break;
+    }
+    case Rounding::rna: up = rest >= half; break;
+    case Rounding::rm: up = x < 0 && rest != 0; break;
+    case Rounding::rp: up = x > 0 && rest != 0; break;
+  }
+  return up ? away : down;
+}
+
 std::uint64_t nan_of(const Model& m, Type d) {
   return d == Type::f32 ? m.nan_f32 : d == Type::f16 ? m.nan_f16 : info(d).canonical_nan();
 }
@@ -82,7 +102,13 @@ std::uint64_t block_model(const Model& m, const DotRequest& r) {
         Rational sum = 0;
         for (const auto& t : terms) sum += trunc_to(t.first, unit);
         const Rounding mode = out.round;
-        acc = sum == 0 ? 0 : round_value(r.d, sum, ConvertFlags{mode, false, false, true});
+        if (sum == 0) {
+          acc = 0;
+        } else {
+          // A narrowed sum that vanishes keeps the sign of the sum, as a rounding into d would.
+          const Rational v = out.frac ? to_grid(sum, pow2(exponent_of(r.d, sum) - *out.frac), mode) : sum;
+          acc = v == 0 ? (sum < 0 ? info(r.d).sign_bit() : 0) : round_value(r.d, v, ConvertFlags{mode, false, false, true});
+        }
       }
     }
     acc_type = r.d;

@@ -3,25 +3,39 @@
 
 #include "tools/ptxmma/commands.hpp"
 #include "tools/vectors/golden_set.hpp"
+#include "tools/vectors/matlab_tc.hpp"
 #include "tools/vectors/replay.hpp"
+#include "tools/vectors/wgmma_golden.hpp"
+#include "tools/vectors/wgmma_replay.hpp"
 
 namespace ptxmma::cli {
 
 void add_replay_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results and compare every D register bit for bit");
+  auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results (mma or wgmma) and compare every D register bit for bit");
   struct Opts {
     std::string path, arch = "sm_90a", json;
     int jobs = 1;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("PATH", opts->path, "golden set directory (with manifest.json)")->required();
-  cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
+  auto* arch_opt = cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a; matlab-tc: each file's own)");
   cmd->add_option("--json", opts->json, "also write the summary as JSON to FILE");
   cmd->add_option("--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
       ->check(CLI::Range(1, 256));
-  cmd->callback([opts] {
-    const GoldenSet set = read_golden_set(opts->path);
-    const ReplayReport report = replay(set, opts->arch, opts->jobs);
+  cmd->callback([opts, arch_opt] {
+    // Recorded single dot products (a .csv file, or a folder with or under a manifest.csv).
+    if (is_matlab_tc_path(opts->path)) {
+      const MatlabTcReport report =
+          replay_matlab_tc(read_matlab_tc(opts->path), arch_opt->count() ? opts->arch : "", opts->jobs);
+      print(report, std::cout);
+      if (!opts->json.empty()) write_json(report, opts->json);
+      if (!report.ok()) throw CLI::RuntimeError(1);
+      return;
+    }
+    // The manifest's format picks the reader: warp-level mma or warpgroup wgmma.
+    const ReplayReport report = golden_format(opts->path) == kWgmmaGoldenFormat
+                                    ? replay_wgmma(read_wgmma_golden_set(opts->path), opts->arch, opts->jobs)
+                                    : replay(read_golden_set(opts->path), opts->arch, opts->jobs);
     print(report, std::cout);
     if (!opts->json.empty()) write_json(report, opts->json);
     if (!report.ok()) throw CLI::RuntimeError(1);

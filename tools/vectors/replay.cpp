@@ -81,6 +81,7 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
                             "a={} b={} c={} d={}",
                             set.manifest, gv.index, gv.ptx, gv.words.a, gv.words.b, gv.words.c, gv.words.d, need.a,
                             need.b, need.c, need.d));
+  r.family = v->family;
   const Model& model = models_for(arch).select(v->family, v->a, v->d);
   spdlog::debug("{}: {} cases, model {}", gv.ptx, gv.cases, model.name);
   const MmaExecutor exec(*v, model, opts);
@@ -94,6 +95,7 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
     if (bad == 0) continue;
     if (r.failed_cases == 0) r.first_failure = lane_report(gv, *v, c, static_cast<int>(i), got, set.families);
     ++r.failed_cases;
+    r.failed_case_indices.push_back(static_cast<int>(i));
     r.mismatched_values += bad;
   }
   return r;
@@ -169,7 +171,9 @@ void write_json(const ReplayReport& r, const std::string& path) {
                              {"failed_cases", v.failed_cases},
                              {"mismatched_values", v.mismatched_values},
                              {"supported", v.supported},
-                             {"error", v.error}});
+                             {"error", v.error},
+                             {"family", v.family},
+                             {"failed_case_indices", v.failed_case_indices}});
   std::ofstream out(path);
   if (!out) throw Error(fmt::format("{}: cannot write", path));
   out << j.dump(2) << "\n";

@@ -16,6 +16,8 @@ struct VariantReplay {
   bool supported = true;
   std::string error;           // why not supported
   std::string first_failure;   // lane-by-lane report of the first failing case
+  std::string family;          // machine path of the variant (rounding-model family), when known
+  std::vector<int> failed_case_indices;
 };
 
 struct ReplayReport {

@@ -1,0 +1,13 @@
+// Internal to isa/: the decoder families add their rows to the opcode table.
+#pragma once
+#include <vector>
+
+#include "isa/ptx_opcodes.hpp"
+
+namespace ptxmma::ptx::decode {
+
+void register_alu(std::vector<OpcodeSpec>& table);      // ptx_decode_alu.cpp
+void register_memory(std::vector<OpcodeSpec>& table);   // ptx_decode_mem.cpp
+void register_warp(std::vector<OpcodeSpec>& table);     // ptx_decode_warp.cpp: mma, shfl, bar, fences, wgmma, control
+
+}  // namespace ptxmma::ptx::decode

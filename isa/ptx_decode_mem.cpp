@@ -1,0 +1,200 @@
+// Decoders of ld, st, ldmatrix, stmatrix and movmatrix.
+#include <fmt/format.h>
+
+#include "isa/ptx_decode.hpp"
+
+namespace ptxmma::ptx::decode {
+namespace {
+
+Space take_space(const Instruction& ins, Quals& q) {
+  const std::string_view s = q.take_one(
+      {"shared", "shared::cta", "shared::cluster", "global", "param", "param::entry", "local", "const"}, "state space");
+  if (s == "shared::cluster") fail(ins, fmt::format("'{}': .shared::cluster is not supported (one CTA)", ins.text));
+  if (s.empty()) return Space::generic;
+  if (s.starts_with("shared")) return Space::shared;
+  if (s == "global") return Space::global;
+  if (s.starts_with("param")) return Space::param;
+  if (s == "const") return Space::constant;
+  return Space::local;
+}
+
+// Memory-model and cache qualifiers have no effect on a single warp's results; accept them.
+bool take_ignored(const Instruction& ins, Quals& q) {
+  (void)q.take_one({"weak", "volatile", "relaxed", "acquire", "release", "mmio"}, "memory ordering");
+  (void)q.take_one({"cta", "cluster", "gpu", "sys"}, "scope");
+  (void)q.take_one({"ca", "cg", "cs", "lu", "cv", "wb", "wt"}, "cache operator");
+  (void)q.take("nc");
+  bool hint = false;
+  for (const std::string& s : ins.quals)
+    if (s.starts_with("L1::") || s.starts_with("L2::")) {
+      if (s == "L2::cache_hint") hint = true;
+      (void)q.take(s);
+    }
+  return hint;
+}
+
+int take_vec(Quals& q) {
+  const std::string_view v = q.take_one({"v2", "v4", "v8"}, "vector");
+  return v.empty() ? 1 : v[1] - '0';
+}
+
+void address(const Program& p, const Instruction& ins, Operand& op, Space space) {
+  if (op.kind != Operand::Kind::addr)
+    fail(op.loc, fmt::format("'{}' needs an address operand [...], not '{}'", ins.text, op.text));
+  if (op.elems.empty()) return;
+  Operand& base = op.elems[0];
+  if (base.kind == Operand::Kind::reg) {
+    const RegisterDecl& r = p.registers.at(static_cast<std::size_t>(base.reg));
+    const TypeClass c = type_class(r.type);
+    if ((bits(r.type) != 32 && bits(r.type) != 64) || c == TypeClass::floating || c == TypeClass::pred)
+      fail(base.loc, fmt::format("the address register {} of '{}' is .{}; addresses are 32- or 64-bit integers",
+                                 r.source, ins.text, name(r.type)));
+    return;
+  }
+  if (base.kind == Operand::Kind::symbol) {
+    const Variable* v = p.find_param(base.text);
+    Space vs = Space::param;
+    if (!v)
+      for (const Variable& x : p.variables)
+        if (x.name == base.text) v = &x, vs = x.space;
+    if (v && space != Space::generic && vs != space)
+      fail(base.loc, fmt::format("'{}' is a .{} variable; '{}' accesses .{}", base.text, name(vs), ins.text, name(space)));
+    return;
+  }
+  fail(base.loc, fmt::format("'{}': an address is [register], [symbol] or [constant], with an optional +offset", ins.text));
+}
+
+constexpr std::initializer_list<PtxType> kLdTypes = {
+    PtxType::b8,  PtxType::b16, PtxType::b32, PtxType::b64, PtxType::u8,  PtxType::u16,   PtxType::u32,
+    PtxType::u64, PtxType::s8,  PtxType::s16, PtxType::s32, PtxType::s64, PtxType::f16,   PtxType::f16x2,
+    PtxType::bf16, PtxType::bf16x2, PtxType::f32, PtxType::f64};
+
+PtxType ld_type(const Instruction& ins, Quals& q) {
+  const auto ts = q.types();
+  if (ts.size() != 1) fail(ins, fmt::format("'{}' needs exactly one type, found {}", ins.text, ts.size()));
+  for (const PtxType t : kLdTypes)
+    if (t == ts[0]) return t;
+  fail(ins, fmt::format("'{}': .{} is not a type of {}", ins.text, name(ts[0]), ins.opcode));
+}
+
+void data(const Program& p, const Instruction& ins, Operand& op, PtxType t, int vec, bool is_store) {
+  const std::string what = is_store ? "the value" : "the destination";
+  if (vec == 1) {
+    if (is_store)
+      value(p, ins, op, t, what, true);
+    else
+      reg(p, ins, op, t, what, true);
+    return;
+  }
+  if (op.kind != Operand::Kind::vec || static_cast<int>(op.elems.size()) != vec)
+    fail(op.loc, fmt::format("{} of '{}' must be a vector of {} registers {{...}}", what, ins.text, vec));
+  for (Operand& e : op.elems) {
+    if (e.kind == Operand::Kind::sink && !is_store) continue;
+    if (is_store)
+      value(p, ins, e, t, "an element of " + what, true);
+    else
+      reg(p, ins, e, t, "an element of " + what, true);
+  }
+}
+
+void dec_ld(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  Decoded& d = ins.d;
+  d.space = take_space(ins, q);
+  const bool hint = take_ignored(ins, q);
+  d.vec = take_vec(q);
+  d.type = ld_type(ins, q);
+  q.finish();
+  count(ins, hint ? 3 : 2);
+  data(cx.program, ins, ins.ops[0], d.type, d.vec, false);
+  address(cx.program, ins, ins.ops[1], d.space);
+  if (hint) reg(cx.program, ins, ins.ops[2], PtxType::b64, "the cache policy");
+}
+
+void dec_st(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  Decoded& d = ins.d;
+  d.space = take_space(ins, q);
+  if (d.space == Space::param || d.space == Space::constant)
+    fail(ins, fmt::format("'{}': .{} memory is read-only", ins.text, name(d.space)));
+  const bool hint = take_ignored(ins, q);
+  d.vec = take_vec(q);
+  d.type = ld_type(ins, q);
+  q.finish();
+  count(ins, hint ? 3 : 2);
+  address(cx.program, ins, ins.ops[0], d.space);
+  data(cx.program, ins, ins.ops[1], d.type, d.vec, true);
+  if (hint) reg(cx.program, ins, ins.ops[2], PtxType::b64, "the cache policy");
+}
+
+// The fragment registers of ldmatrix/stmatrix: {r0[, r1[, r2, r3]]} (x1 also a bare register).
+void fragments(const Program& p, const Instruction& ins, Operand& op, int n, std::string_view what) {
+  if (op.kind == Operand::Kind::reg && n == 1) {
+    reg(p, ins, op, PtxType::b32, what);
+    return;
+  }
+  if (op.kind != Operand::Kind::vec || static_cast<int>(op.elems.size()) != n)
+    fail(op.loc, fmt::format("{} of '{}' must be {} register{} {{...}}", what, ins.text, n, n == 1 ? "" : "s"));
+  for (Operand& e : op.elems) reg(p, ins, e, PtxType::b32, what);
+}
+
+void matrix_quals(Instruction& ins, Quals& q, bool needs_num) {
+  if (!q.take("sync") || !q.take("aligned"))
+    fail(ins, fmt::format("'{}' must be .sync.aligned", ins.text));
+  const std::string_view shape = q.take_one({"m8n8", "m16n16", "m16n8", "m8n16"}, "shape");
+  if (shape.empty()) fail(ins, fmt::format("'{}' needs a shape (.m8n8)", ins.text));
+  if (shape != "m8n8")
+    fail(ins, fmt::format("'{}': only the .m8n8 shape with .b16 elements is supported", ins.text));
+  ins.d.trans = q.take("trans");
+  if (needs_num) {
+    const std::string_view num = q.take_one({"x1", "x2", "x4"}, "count");
+    if (num.empty()) fail(ins, fmt::format("'{}' needs .x1, .x2 or .x4", ins.text));
+    ins.d.vec = num[1] - '0';
+    const std::string_view s = q.take_one({"shared", "shared::cta"}, "state space");
+    (void)s;
+    ins.d.space = Space::shared;
+  }
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::b16)
+    fail(ins, fmt::format("'{}': only the .b16 element type is supported", ins.text));
+  ins.d.type = PtxType::b16;
+  ins.d.sync = ins.d.aligned = true;
+  q.finish();
+}
+
+void dec_ldmatrix(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  matrix_quals(ins, q, true);
+  count(ins, 2);
+  fragments(cx.program, ins, ins.ops[0], ins.d.vec, "the destination");
+  address(cx.program, ins, ins.ops[1], Space::shared);
+}
+
+void dec_stmatrix(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  matrix_quals(ins, q, true);
+  count(ins, 2);
+  address(cx.program, ins, ins.ops[0], Space::shared);
+  fragments(cx.program, ins, ins.ops[1], ins.d.vec, "the source");
+}
+
+void dec_movmatrix(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  matrix_quals(ins, q, false);
+  if (!ins.d.trans) fail(ins, fmt::format("'{}' needs .trans", ins.text));
+  count(ins, 2);
+  reg(cx.program, ins, ins.ops[0], PtxType::b32, "the destination");
+  reg(cx.program, ins, ins.ops[1], PtxType::b32, "the source");
+}
+
+}  // namespace
+
+void register_memory(std::vector<OpcodeSpec>& t) {
+  t.push_back({"ld", dec_ld});
+  t.push_back({"st", dec_st});
+  t.push_back({"ldmatrix", dec_ldmatrix});
+  t.push_back({"stmatrix", dec_stmatrix});
+  t.push_back({"movmatrix", dec_movmatrix});
+}
+
+}  // namespace ptxmma::ptx::decode

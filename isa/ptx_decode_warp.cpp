@@ -1,0 +1,211 @@
+// Decoders of the warp-collective and control instructions: mma, wgmma fences, shfl, vote,
+// activemask, barriers, memory fences, bra, ret, exit, trap.
+#include <fmt/format.h>
+
+#include "isa/ptx_decode.hpp"
+
+namespace ptxmma::ptx::decode {
+namespace {
+
+void sync_aligned(const Instruction& ins, Quals& q, bool aligned_required) {
+  if (!q.take("sync")) fail(ins, fmt::format("'{}' needs .sync", ins.text));
+  const bool aligned = q.take("aligned");
+  if (aligned_required && !aligned) fail(ins, fmt::format("'{}' needs .aligned", ins.text));
+}
+
+// The registers of one mma operand: a vector of `n` registers of `bits` bits.
+void fragment(const Program& p, const Instruction& ins, Operand& op, int n, int width, std::string_view what) {
+  if (op.kind != Operand::Kind::vec)
+    fail(op.loc, fmt::format("operand {} of '{}' must be a vector of {} registers {{...}}", what, ins.opcode, n));
+  if (static_cast<int>(op.elems.size()) != n)
+    fail(op.loc, fmt::format("operand {} of '{}' needs {} registers, found {}", what, ins.text, n, op.elems.size()));
+  for (Operand& e : op.elems) {
+    if (e.kind != Operand::Kind::reg)
+      fail(e.loc, fmt::format("operand {} of '{}': '{}' is not a register", what, ins.opcode, e.text));
+    const RegisterDecl& r = p.registers.at(static_cast<std::size_t>(e.reg));
+    if (bits(r.type) != width || r.type == PtxType::pred)
+      fail(e.loc, fmt::format("type mismatch: operand {} of '{}' takes {}-bit registers; {} is declared .{}", what,
+                              ins.opcode, width, r.source, name(r.type)));
+  }
+}
+
+void dec_mma(Instruction& ins, const DecodeContext& cx) {
+  MmaInstruction m;
+  try {
+    m = parse_mma(ins.text, cx.target);
+  } catch (const Error& e) {
+    fail(ins, e.what());
+  }
+  const MmaVariant& v = *m.variant;
+  if (v.block_scale)
+    fail(ins, fmt::format("'{}': block-scaled mma (.block_scale) is not simulated yet", ins.text));
+  count(ins, 4);
+  const ptxmma::Operand which[] = {ptxmma::Operand::d, ptxmma::Operand::a, ptxmma::Operand::b, ptxmma::Operand::c};
+  for (int i = 0; i < 4; ++i) {
+    const ptxmma::Operand o = which[i];
+    const int width = v.type(o) == Type::f64 ? 64 : 32;
+    fragment(cx.program, ins, ins.ops[static_cast<std::size_t>(i)], v.regs(o), width, name(o));
+  }
+  ins.d.mma = std::make_shared<const MmaInstruction>(std::move(m));
+  ins.d.sync = ins.d.aligned = true;
+}
+
+void dec_wgmma(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  const std::string_view op = q.take_one({"fence", "commit_group", "wait_group", "mma_async"}, "wgmma operation");
+  if (op.empty()) fail(ins, fmt::format("unknown instruction '{}'", ins.text));
+  if (op == "mma_async")
+    fail(ins, fmt::format("'{}': wgmma.mma_async is not supported by the interpreter yet", ins.text));
+  sync_aligned(ins, q, true);
+  q.finish();
+  ins.d.sync = ins.d.aligned = true;
+  ins.d.mode = static_cast<int>(op == "fence" ? WgmmaOp::fence : op == "commit_group" ? WgmmaOp::commit_group
+                                                                                        : WgmmaOp::wait_group);
+  if (op == "wait_group") {
+    count(ins, 1);
+    const std::int64_t n = integer(ins, ins.ops[0], "the group count");
+    if (n < 0 || n > 7) fail(ins.ops[0].loc, fmt::format("'{}': the group count must be 0..7", ins.text));
+  } else {
+    count(ins, 0);
+  }
+}
+
+void dec_shfl(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  if (!q.take("sync")) fail(ins, fmt::format("'{}': shfl without .sync is not supported (sm_70 and later)", ins.text));
+  const std::string_view m = q.take_one({"up", "down", "bfly", "idx"}, "shuffle mode");
+  if (m.empty()) fail(ins, fmt::format("'{}' needs .up, .down, .bfly or .idx", ins.text));
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::b32) fail(ins, fmt::format("'{}' needs the type .b32", ins.text));
+  q.finish();
+  ins.d.type = PtxType::b32;
+  ins.d.sync = true;
+  ins.d.mode = static_cast<int>(m == "up" ? ShflMode::up : m == "down" ? ShflMode::down : m == "bfly" ? ShflMode::bfly
+                                                                                                       : ShflMode::idx);
+  count(ins, 5);
+  const Program& p = cx.program;
+  Operand& dst = ins.ops[0];
+  if (dst.kind == Operand::Kind::vec && dst.text == "|") {
+    reg(p, ins, dst.elems[0], PtxType::b32, "the destination");
+    pred(p, ins, dst.elems[1], "the predicate destination", false);
+  } else {
+    reg(p, ins, dst, PtxType::b32, "the destination");
+  }
+  value(p, ins, ins.ops[1], PtxType::b32, "operand a");
+  value(p, ins, ins.ops[2], PtxType::b32, "operand b (the lane)");
+  value(p, ins, ins.ops[3], PtxType::b32, "operand c (clamp and segment mask)");
+  value(p, ins, ins.ops[4], PtxType::b32, "the member mask");
+}
+
+void dec_vote(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  if (!q.take("sync")) fail(ins, fmt::format("'{}': vote without .sync is not supported (sm_70 and later)", ins.text));
+  const std::string_view m = q.take_one({"all", "any", "uni", "ballot"}, "vote mode");
+  if (m.empty()) fail(ins, fmt::format("'{}' needs .all, .any, .uni or .ballot", ins.text));
+  const auto ts = q.types();
+  const PtxType want = m == "ballot" ? PtxType::b32 : PtxType::pred;
+  if (ts.size() != 1 || ts[0] != want) fail(ins, fmt::format("'{}' needs the type .{}", ins.text, name(want)));
+  q.finish();
+  ins.d.type = want;
+  ins.d.mode = static_cast<int>(m == "all" ? VoteMode::all : m == "any" ? VoteMode::any : m == "uni" ? VoteMode::uni
+                                                                                                    : VoteMode::ballot);
+  count(ins, 3);
+  const Program& p = cx.program;
+  if (want == PtxType::pred)
+    pred(p, ins, ins.ops[0], "the destination", false);
+  else
+    reg(p, ins, ins.ops[0], PtxType::b32, "the destination");
+  pred(p, ins, ins.ops[1], "operand a", true);
+  value(p, ins, ins.ops[2], PtxType::b32, "the member mask");
+}
+
+void dec_activemask(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::b32) fail(ins, fmt::format("'{}' needs the type .b32", ins.text));
+  q.finish();
+  count(ins, 1);
+  reg(cx.program, ins, ins.ops[0], PtxType::b32, "the destination");
+}
+
+// bar{.cta}.sync / bar{.cta}.arrive / bar.warp.sync / barrier{.cta}.sync{.aligned} / barrier{.cta}.arrive{.aligned}
+void dec_bar(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const Program& p = cx.program;
+  if (ins.opcode == "bar" && q.take("warp")) {
+    if (!q.take("sync")) fail(ins, fmt::format("'{}': expected bar.warp.sync", ins.text));
+    q.finish();
+    ins.d.mode = 2;
+    count(ins, 1);
+    value(p, ins, ins.ops[0], PtxType::b32, "the member mask");
+    return;
+  }
+  (void)q.take("cta");
+  const std::string_view what = q.take_one({"sync", "arrive", "red"}, "barrier operation");
+  if (what.empty()) fail(ins, fmt::format("'{}' needs .sync or .arrive", ins.text));
+  if (what == "red") fail(ins, fmt::format("'{}': barrier reductions are not supported", ins.text));
+  ins.d.aligned = ins.opcode == "bar" || q.take("aligned");
+  q.finish();
+  ins.d.mode = what == "sync" ? 0 : 1;
+  count(ins, 1, 2);
+  value(p, ins, ins.ops[0], PtxType::b32, "the barrier");
+  if (ins.ops[0].kind == Operand::Kind::imm && ins.ops[0].value > 15)
+    fail(ins.ops[0].loc, fmt::format("'{}': barriers are numbered 0..15", ins.text));
+  if (ins.ops.size() == 2) value(p, ins, ins.ops[1], PtxType::b32, "the thread count");
+}
+
+void dec_fence(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  if (ins.opcode == "membar") {
+    if (q.take_one({"cta", "gl", "sys", "proxy"}, "membar level").empty())
+      fail(ins, fmt::format("'{}' needs .cta, .gl or .sys", ins.text));
+    (void)q.take("alias");
+  } else {
+    (void)q.take_one({"sc", "acq_rel", "acquire", "release"}, "ordering");
+    (void)q.take_one({"cta", "cluster", "gpu", "sys"}, "scope");
+    if (q.take("proxy")) {
+      (void)q.take_one({"alias", "async", "tensormap", "generic"}, "proxy kind");
+      (void)q.take_one({"global", "shared::cta", "shared::cluster", "shared"}, "state space");
+    }
+    (void)q.take("mbarrier_init");
+    (void)q.take("op_restrict");
+  }
+  q.finish();
+  count(ins, 0);
+}
+
+void dec_bra(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  (void)q.take("uni");
+  q.finish();
+  count(ins, 1);
+  if (ins.ops[0].kind != Operand::Kind::label)
+    fail(ins.ops[0].loc, fmt::format("'{}' needs a label, not '{}'", ins.text, ins.ops[0].text));
+}
+
+void dec_exit(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  if (ins.opcode == "ret") (void)q.take("uni");
+  q.finish();
+  count(ins, 0);
+}
+
+}  // namespace
+
+void register_warp(std::vector<OpcodeSpec>& t) {
+  t.push_back({"mma", dec_mma});
+  t.push_back({"wgmma", dec_wgmma});
+  t.push_back({"shfl", dec_shfl});
+  t.push_back({"vote", dec_vote});
+  t.push_back({"activemask", dec_activemask});
+  t.push_back({"bar", dec_bar});
+  t.push_back({"barrier", dec_bar});
+  t.push_back({"fence", dec_fence});
+  t.push_back({"membar", dec_fence});
+  t.push_back({"bra", dec_bra, Flow::branch});
+  t.push_back({"ret", dec_exit, Flow::exit});
+  t.push_back({"exit", dec_exit, Flow::exit});
+  t.push_back({"trap", dec_exit});
+}
+
+}  // namespace ptxmma::ptx::decode

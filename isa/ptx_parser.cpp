@@ -1,0 +1,937 @@
+#include "isa/ptx_parser.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "isa/ptx_opcodes.hpp"
+#include "sim/catalog/mma_catalog.hpp"
+
+namespace ptxmma::ptx {
+
+// ---- Program helpers ---------------------------------------------------------------------------
+
+namespace {
+struct SpecialName {
+  std::string_view name;
+  Special s;
+};
+constexpr std::array<SpecialName, 21> kSpecials = {{
+    {"%laneid", Special::laneid},       {"%warpid", Special::warpid},       {"%nwarpid", Special::nwarpid},
+    {"%tid.x", Special::tid_x},         {"%tid.y", Special::tid_y},         {"%tid.z", Special::tid_z},
+    {"%ntid.x", Special::ntid_x},       {"%ntid.y", Special::ntid_y},       {"%ntid.z", Special::ntid_z},
+    {"%ctaid.x", Special::ctaid_x},     {"%ctaid.y", Special::ctaid_y},     {"%ctaid.z", Special::ctaid_z},
+    {"%nctaid.x", Special::nctaid_x},   {"%nctaid.y", Special::nctaid_y},   {"%nctaid.z", Special::nctaid_z},
+    {"%lanemask_eq", Special::lanemask_eq}, {"%lanemask_lt", Special::lanemask_lt},
+    {"%lanemask_le", Special::lanemask_le}, {"%lanemask_gt", Special::lanemask_gt},
+    {"%lanemask_ge", Special::lanemask_ge}, {"WARP_SZ", Special::warpsize},
+}};
+}  // namespace
+
+std::optional<Special> parse_special(std::string_view n) {
+  for (const auto& s : kSpecials)
+    if (s.name == n) return s.s;
+  return std::nullopt;
+}
+
+std::string_view name(Special s) {
+  for (const auto& x : kSpecials)
+    if (x.s == s) return x.name;
+  return "?";
+}
+
+std::string_view name(Space s) {
+  switch (s) {
+    case Space::none: return "none";
+    case Space::reg: return "reg";
+    case Space::shared: return "shared";
+    case Space::global: return "global";
+    case Space::param: return "param";
+    case Space::local: return "local";
+    case Space::constant: return "const";
+    case Space::generic: return "generic";
+  }
+  return "?";
+}
+
+int Program::find_register(std::string_view n) const {
+  for (std::size_t i = 0; i < registers.size(); ++i)
+    if (registers[i].name == n) return static_cast<int>(i);
+  for (std::size_t i = 0; i < registers.size(); ++i)
+    if (registers[i].source == n) return static_cast<int>(i);
+  return -1;
+}
+
+const Variable* Program::find_param(std::string_view n) const {
+  for (const Variable& v : params)
+    if (v.name == n) return &v;
+  return nullptr;
+}
+
+// ---- the parser ----------------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::size_t kMaxErrors = 20;
+constexpr long kMaxRegistersPerDecl = 65536;
+constexpr std::size_t kMaxRegisters = 1 << 20;
+constexpr int kMaxDepth = 256;
+constexpr std::uint64_t kGlobalBase = 0x7f0000000000ULL;  // module .global variables
+
+struct StmtError {
+  SourceLoc loc;
+  std::string message;
+};
+
+struct Symbol {
+  int reg = -1;               // a register
+  std::vector<int> comps;     // a vector register: its components
+};
+
+std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a <= 1 ? x : (x + a - 1) / a * a; }
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string file, ParseOptions opts)
+      : file_(std::move(file)), opts_(std::move(opts)) {
+    toks_ = lex(text, file_);
+    std::string line;
+    std::istringstream in{std::string(text)};
+    while (std::getline(in, line)) lines_.push_back(line);
+    prog_.file = file_;
+    prog_.target = opts_.default_target;
+  }
+
+  Program run() {
+    select_entry();
+    while (!at(Tok::end)) {
+      if (diags_.size() >= kMaxErrors) break;
+      try {
+        statement();
+      } catch (const StmtError& e) {
+        error(e.loc, e.message);
+        recover();
+      }
+    }
+    if (diags_.size() < kMaxErrors) finish();
+    if (!diags_.empty()) {
+      if (diags_.size() >= kMaxErrors) diags_.push_back({file_, diags_.back().loc, "too many errors; stopping"});
+      throw PtxError(std::move(diags_));
+    }
+    return std::move(prog_);
+  }
+
+ private:
+  // ---- tokens ----
+  const Token& peek(std::size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
+  bool at(Tok k) const { return peek().kind == k; }
+  bool at(Tok k, std::string_view s) const { return peek().kind == k && peek().text == s; }
+  bool at_punct(char c) const { return at(Tok::punct, std::string_view(&c, 1)); }
+  const Token& next() {
+    const Token& t = peek();
+    if (pos_ + 1 < toks_.size()) ++pos_;
+    return t;
+  }
+  [[noreturn]] void fail(SourceLoc at, std::string what) const { throw StmtError{at, std::move(what)}; }
+  [[noreturn]] void fail_here(std::string what) const { fail(peek().loc, std::move(what)); }
+  std::string describe(const Token& t) const {
+    if (t.kind == Tok::end) return "end of file";
+    if (t.kind == Tok::string) return fmt::format("\"{}\"", t.text);
+    return fmt::format("'{}'", t.text);
+  }
+  void expect_punct(char c, std::string_view context) {
+    if (!at_punct(c)) fail_here(fmt::format("expected '{}' {}, found {}", c, context, describe(peek())));
+    next();
+  }
+  void error(SourceLoc at, std::string what) { diags_.push_back({file_, at, std::move(what)}); }
+  // Skips to the end of the statement: past the next ';', or up to a brace.
+  void recover() {
+    while (!at(Tok::end)) {
+      if (at_punct(';')) {
+        next();
+        return;
+      }
+      if (at_punct('{') || at_punct('}')) return;
+      next();
+    }
+  }
+  void skip_line(int line) {
+    while (!at(Tok::end) && peek().loc.line == line) next();
+  }
+  std::uint64_t number(const Token& t, std::string_view what) const {
+    std::uint64_t v = 0;
+    std::string_view s = t.text;
+    if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.remove_suffix(1);
+    int base = 10;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
+    else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s.remove_prefix(2);
+    else if (s.size() > 1 && s[0] == '0') base = 8, s.remove_prefix(1);
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+    if (t.kind != Tok::number || ec != std::errc() || p != s.data() + s.size())
+      fail(t.loc, fmt::format("expected {} (an integer), found {}", what, describe(t)));
+    return v;
+  }
+  static bool is_float_text(std::string_view s) {
+    if (s.size() > 1 && s[0] == '0' && std::string_view("fFdD").find(s[1]) != std::string_view::npos) return true;
+    if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) return false;
+    return s.find_first_of(".eE") != std::string_view::npos;
+  }
+
+  // ---- scopes and declarations ----
+  Symbol* lookup(const std::string& n) {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto f = it->find(n); f != it->end()) return &f->second;
+    return nullptr;
+  }
+  int add_register(const std::string& source, PtxType t, SourceLoc loc) {
+    if (prog_.registers.size() >= kMaxRegisters) fail(loc, "too many registers");
+    auto& scope = scopes_.back();
+    if (scope.count(source)) fail(loc, fmt::format("register '{}' is already declared in this scope", source));
+    const int uses = ++name_uses_[source];
+    RegisterDecl r;
+    r.source = source;
+    r.name = uses == 1 ? source : fmt::format("{}#{}", source, uses);
+    r.type = t;
+    r.loc = loc;
+    prog_.registers.push_back(std::move(r));
+    const int idx = static_cast<int>(prog_.registers.size() - 1);
+    scope[source] = Symbol{idx, {}};
+    return idx;
+  }
+
+  void select_entry() {
+    std::vector<std::string> entries;
+    for (std::size_t k = 0; k + 1 < toks_.size(); ++k)
+      if (toks_[k].kind == Tok::dotted && toks_[k].text == ".entry" && toks_[k + 1].kind == Tok::ident)
+        entries.push_back(toks_[k + 1].text);
+    if (!opts_.entry.empty()) {
+      if (std::find(entries.begin(), entries.end(), opts_.entry) == entries.end()) {
+        std::string list;
+        for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
+        throw PtxError({Diagnostic{file_, {1, 1},
+                                   fmt::format("no kernel '{}' in the file (kernels: {})", opts_.entry,
+                                               list.empty() ? "none" : list)}});
+      }
+      chosen_ = opts_.entry;
+    } else if (entries.size() > 1) {
+      std::string list;
+      for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
+      throw PtxError({Diagnostic{file_, {1, 1}, fmt::format("the file has {} kernels ({}); choose one with --entry",
+                                                            entries.size(), list)}});
+    } else if (entries.size() == 1) {
+      chosen_ = entries[0];
+    }
+  }
+
+  // ---- statements ----
+  void statement() {
+    const Token& t = peek();
+    if (t.kind == Tok::punct && t.text == ";") {
+      next();
+      return;
+    }
+    if (t.kind == Tok::punct && t.text == "{") {
+      body_code(t.loc);
+      next();
+      if (static_cast<int>(scopes_.size()) >= kMaxDepth) fail(t.loc, "blocks nested too deeply");
+      scopes_.emplace_back();
+      block_opens_.push_back(t.loc);
+      return;
+    }
+    if (t.kind == Tok::punct && t.text == "}") {
+      next();
+      if (block_opens_.empty()) {
+        if (in_kernel_) {
+          end_kernel();
+          return;
+        }
+        fail(t.loc, "unmatched '}'");
+      }
+      block_opens_.pop_back();
+      scopes_.pop_back();
+      return;
+    }
+    if (t.kind == Tok::dotted) {
+      directive();
+      return;
+    }
+    if (t.kind == Tok::ident && peek(1).kind == Tok::punct && peek(1).text == ":") {
+      body_code(t.loc);
+      label();
+      return;
+    }
+    if (t.kind == Tok::ident || (t.kind == Tok::punct && t.text == "@")) {
+      body_code(t.loc);
+      instruction();
+      return;
+    }
+    fail(t.loc, fmt::format("expected a directive, a label or an instruction, found {}", describe(t)));
+  }
+
+  // Code (labels, instructions, .reg) outside a kernel makes the file a bare snippet.
+  void body_code(SourceLoc loc) {
+    if (in_kernel_) return;
+    if (kernel_done_) fail(loc, "instructions outside the kernel (a file is either one kernel or a bare snippet)");
+    prog_.bare = true;
+  }
+
+  void directive() {
+    const Token& t = next();
+    const std::string& d = t.text;
+    if (d == ".version") {
+      const Token& v = next();
+      if (v.kind != Tok::number) fail(v.loc, fmt::format("expected a version number after .version, found {}", describe(v)));
+      prog_.version = v.text;
+      return;
+    }
+    if (d == ".target") {
+      outer_only(t, d);
+      const Token& v = next();
+      if (v.kind != Tok::ident) fail(v.loc, fmt::format("expected a target (e.g. sm_90a) after .target, found {}", describe(v)));
+      if (!target_rank(v.text))
+        fail(v.loc, fmt::format("unknown target '{}' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120a)", v.text));
+      prog_.target = v.text;
+      while (at_punct(',')) {
+        next();
+        const Token& o = next();
+        if (o.kind != Tok::ident) fail(o.loc, fmt::format("expected a target option after ',', found {}", describe(o)));
+      }
+      return;
+    }
+    if (d == ".address_size") {
+      outer_only(t, d);
+      const Token& v = next();
+      const std::uint64_t n = number(v, "the address size");
+      if (n != 32 && n != 64) fail(v.loc, fmt::format(".address_size must be 32 or 64, not {}", v.text));
+      prog_.address_size = static_cast<int>(n);
+      return;
+    }
+    if (d == ".file" || d == ".loc" || d == ".section") {
+      if (d == ".section") {
+        skip_line(t.loc.line);
+        if (at_punct('{')) skip_braces();
+        return;
+      }
+      skip_line(t.loc.line);
+      return;
+    }
+    if (d == ".pragma") {
+      while (!at(Tok::end) && !at_punct(';')) next();
+      expect_punct(';', "after .pragma");
+      return;
+    }
+    if (d == ".visible" || d == ".weak" || d == ".extern") {
+      outer_only(t, d);
+      if (at(Tok::dotted, ".entry")) return;  // the next statement is the entry
+      if (at(Tok::dotted, ".func")) return;
+      variable(d == ".extern");
+      return;
+    }
+    if (d == ".entry") {
+      outer_only(t, d);
+      entry(t);
+      return;
+    }
+    if (d == ".func") {
+      error(t.loc, "'.func' (device functions and call) is not supported; inline the function into the kernel");
+      while (!at(Tok::end) && !at_punct('{') && !at_punct(';')) next();
+      if (at_punct('{')) skip_braces();
+      else if (at_punct(';')) next();
+      return;
+    }
+    if (d == ".reg") {
+      body_code(t.loc);
+      reg_decl(t);
+      return;
+    }
+    if (d == ".shared" || d == ".global" || d == ".const" || d == ".local") {
+      --pos_;
+      variable(false);
+      return;
+    }
+    if (d == ".maxntid" || d == ".reqntid" || d == ".minnctapersm" || d == ".maxnctapersm" || d == ".maxnreg" ||
+        d == ".noreturn")
+      fail(t.loc, fmt::format("'{}' belongs between the kernel's parameters and its body", d));
+    fail(t.loc, fmt::format("unknown directive '{}'", d));
+  }
+
+  void outer_only(const Token& t, const std::string& d) {
+    if (in_kernel_ || !block_opens_.empty()) fail(t.loc, fmt::format("'{}' is not allowed inside a kernel or block", d));
+  }
+
+  void skip_braces() {
+    // Skips a balanced { ... } (iteratively).
+    long depth = 0;
+    do {
+      if (at(Tok::end)) fail_here("unterminated '{'");
+      const Token& x = next();
+      if (x.kind == Tok::punct && x.text == "{") ++depth;
+      if (x.kind == Tok::punct && x.text == "}") --depth;
+    } while (depth > 0);
+  }
+
+  // .reg [.vN] .type name[<N>] {, name[<N>]} ;
+  void reg_decl(const Token& t) {
+    int vec = 1;
+    if (at(Tok::dotted) && (peek().text == ".v2" || peek().text == ".v4" || peek().text == ".v8")) {
+      vec = peek().text[2] - '0';
+      next();
+    }
+    const Token& ty = next();
+    const auto type = ty.kind == Tok::dotted ? parse_ptx_type(ty.text) : std::nullopt;
+    if (!type) fail(ty.loc, fmt::format("expected a register type after .reg (e.g. .b32), found {}", describe(ty)));
+    if (!declarable(*type))
+      fail(ty.loc, fmt::format("'{}' is not a register type (.pred, .b8-.b64, .u/.s8-64, .f16, .f16x2, .bf16, .bf16x2, .f32, .f64)", ty.text));
+    if (vec > 1 && *type == PtxType::pred) fail(ty.loc, "predicate registers cannot be vectors");
+    if (vec == 8) fail(ty.loc, ".v8 registers are not supported");
+    (void)t;
+    for (;;) {
+      const Token& n = next();
+      if (n.kind != Tok::ident) fail(n.loc, fmt::format("expected a register name, found {}", describe(n)));
+      if (parse_special(n.text) || n.text == "%tid" || n.text == "%ntid" || n.text == "%ctaid" || n.text == "%nctaid")
+        fail(n.loc, fmt::format("'{}' is a special register", n.text));
+      long range = -1;
+      if (at_punct('<') && !peek().space_before) {
+        next();
+        const Token& c = next();
+        const std::uint64_t k = number(c, "a register count");
+        if (k > static_cast<std::uint64_t>(kMaxRegistersPerDecl))
+          fail(c.loc, fmt::format("too many registers in one declaration ({}; at most {})", c.text, kMaxRegistersPerDecl));
+        range = static_cast<long>(k);
+        expect_punct('>', "after the register count");
+      }
+      const auto declare = [&](const std::string& nm) {
+        if (vec == 1) {
+          add_register(nm, *type, n.loc);
+          return;
+        }
+        static constexpr std::array<const char*, 4> kComp = {"x", "y", "z", "w"};
+        auto& scope = scopes_.back();
+        if (scope.count(nm)) fail(n.loc, fmt::format("register '{}' is already declared in this scope", nm));
+        Symbol s;
+        for (int c = 0; c < vec; ++c) s.comps.push_back(add_register(nm + "." + kComp[static_cast<std::size_t>(c)], *type, n.loc));
+        scope[nm] = s;
+      };
+      if (range < 0) {
+        declare(n.text);
+      } else {
+        for (long k = 0; k < range; ++k) declare(n.text + std::to_string(k));
+      }
+      if (at_punct(',')) {
+        next();
+        continue;
+      }
+      break;
+    }
+    expect_punct(';', "after the register declaration");
+  }
+
+  // [.visible|.extern|...] .shared|.global|.const|.local [.align N] [.vN] .type name[dims] [= init] {, ...} ;
+  void variable(bool external) {
+    const Token& sp = next();
+    Space space;
+    if (sp.text == ".shared") space = Space::shared;
+    else if (sp.text == ".global") space = Space::global;
+    else if (sp.text == ".const") space = Space::constant;
+    else if (sp.text == ".local") fail(sp.loc, ".local memory is not supported");
+    else fail(sp.loc, fmt::format("expected .shared, .global or .const, found {}", describe(sp)));
+    int align = 0, vec = 1;
+    std::optional<PtxType> type;
+    while (at(Tok::dotted)) {
+      const Token& q = next();
+      if (q.text == ".align") {
+        const Token& a = next();
+        const std::uint64_t v = number(a, "an alignment");
+        if (v == 0 || (v & (v - 1)) != 0 || v > 4096) fail(a.loc, fmt::format("alignment {} is not a power of two up to 4096", a.text));
+        align = static_cast<int>(v);
+      } else if (q.text == ".v2" || q.text == ".v4") {
+        vec = q.text[2] - '0';
+      } else if (auto ty = parse_ptx_type(q.text); ty && declarable(*ty) && *ty != PtxType::pred) {
+        type = ty;
+      } else {
+        fail(q.loc, fmt::format("unexpected '{}' in a {} declaration", q.text, sp.text));
+      }
+    }
+    if (!type) fail_here(fmt::format("expected a type in the {} declaration, found {}", sp.text, describe(peek())));
+    const std::uint64_t esize = static_cast<std::uint64_t>(bits(*type) / 8 * vec);
+    if (align == 0) align = static_cast<int>(esize);
+    if (align < static_cast<int>(esize) && vec == 1) {}  // under-aligned variables are allowed
+    for (;;) {
+      const Token& n = next();
+      if (n.kind != Tok::ident) fail(n.loc, fmt::format("expected a variable name, found {}", describe(n)));
+      for (const Variable& v : prog_.variables)
+        if (v.name == n.text) fail(n.loc, fmt::format("variable '{}' is already declared", n.text));
+      Variable v;
+      v.name = n.text;
+      v.space = space;
+      v.type = *type;
+      v.align = align;
+      v.loc = n.loc;
+      std::uint64_t count = 1;
+      bool open = false;
+      while (at_punct('[')) {
+        next();
+        if (at_punct(']')) {
+          open = true;
+          next();
+          continue;
+        }
+        const Token& c = next();
+        const std::uint64_t k = number(c, "an array size");
+        if (k == 0 || k > (1ULL << 32)) fail(c.loc, fmt::format("array size {} is out of range", c.text));
+        count *= k;
+        if (count > (1ULL << 32)) fail(c.loc, "the array is too large");
+        expect_punct(']', "after the array size");
+      }
+      if (open && !(external && space == Space::shared))
+        fail(n.loc, fmt::format("'{}[]' without a size is allowed only for .extern .shared", n.text));
+      v.external = open;
+      v.size = open ? 0 : count * esize;
+      if (at_punct('=')) {
+        const Token& eq = next();
+        if (space == Space::shared) fail(eq.loc, ".shared variables cannot have initializers");
+        initializer(v, esize / static_cast<std::uint64_t>(vec), count * static_cast<std::uint64_t>(vec));
+      }
+      place(v);
+      prog_.variables.push_back(std::move(v));
+      if (at_punct(',')) {
+        next();
+        continue;
+      }
+      break;
+    }
+    expect_punct(';', fmt::format("after the {} declaration", sp.text));
+  }
+
+  void place(Variable& v) {
+    if (v.space == Space::shared) {
+      v.address = align_up(prog_.shared_static_bytes, static_cast<std::uint64_t>(v.align));
+      if (!v.external) prog_.shared_static_bytes = v.address + v.size;
+    } else if (v.space == Space::global) {
+      v.address = align_up(global_end_, static_cast<std::uint64_t>(v.align));
+      global_end_ = v.address + v.size;
+    } else {
+      v.address = align_up(const_end_, static_cast<std::uint64_t>(v.align));
+      const_end_ = v.address + v.size;
+    }
+  }
+
+  // = value | = { v, v, ... } (nested braces are flattened)
+  void initializer(Variable& v, std::uint64_t esize, std::uint64_t count) {
+    int depth = 0;
+    std::uint64_t n = 0;
+    Instruction fake;
+    fake.text = v.name + " initializer";
+    for (;;) {
+      if (at_punct('{')) {
+        next();
+        if (++depth > kMaxDepth) fail_here("initializer nested too deeply");
+        continue;
+      }
+      if (at_punct('}')) {
+        if (depth == 0) fail_here("unmatched '}' in the initializer");
+        next();
+        --depth;
+        if (depth == 0) break;
+        if (at_punct(',')) next();
+        continue;
+      }
+      Operand op;
+      op.loc = peek().loc;
+      bool neg = false;
+      if (at_punct('-')) {
+        neg = true;
+        next();
+      }
+      const Token& x = next();
+      if (x.kind != Tok::number) fail(x.loc, fmt::format("expected a constant in the initializer, found {}", describe(x)));
+      op.kind = Operand::Kind::imm;
+      op.text = (neg ? "-" : "") + x.text;
+      op.imm_float = is_float_text(x.text);
+      if (!op.imm_float) op.value = neg ? 0 - number(x, "a constant") : number(x, "a constant");
+      try {
+        decode::coerce_imm(fake, op, v.type, "a value");
+      } catch (const DecodeError& e) {
+        fail(e.loc, e.message);
+      }
+      if (++n > count) fail(op.loc, fmt::format("too many values for '{}' ({} elements)", v.name, count));
+      for (std::uint64_t b = 0; b < esize; ++b) v.init.push_back(static_cast<std::uint8_t>(op.value >> (8 * b)));
+      if (depth == 0) break;
+      if (at_punct(',')) next();
+    }
+    v.init.resize(static_cast<std::size_t>(count * esize), 0);
+  }
+
+  // .entry name ( params ) [performance directives] { body }
+  void entry(const Token& t) {
+    const Token& n = next();
+    if (n.kind != Tok::ident) fail(n.loc, fmt::format("expected the kernel name after .entry, found {}", describe(n)));
+    if (prog_.bare) fail(t.loc, "a kernel (.entry) after bare instructions (a file is either one kernel or a bare snippet)");
+    const bool take = n.text == chosen_;
+    std::vector<Variable> params;
+    if (at_punct('(')) {
+      next();
+      std::uint64_t offset = 0;
+      while (!at_punct(')')) {
+        if (!params.empty()) expect_punct(',', "between parameters");
+        const Token& p = next();
+        if (p.kind != Tok::dotted || p.text != ".param")
+          fail(p.loc, fmt::format("expected .param, found {}", describe(p)));
+        Variable v;
+        v.space = Space::param;
+        int align = 0;
+        std::optional<PtxType> type;
+        while (at(Tok::dotted)) {
+          const Token& q = next();
+          if (q.text == ".align") {
+            align = static_cast<int>(number(next(), "an alignment"));
+          } else if (q.text == ".ptr" || q.text == ".global" || q.text == ".shared" || q.text == ".const" ||
+                     q.text == ".local") {
+          } else if (auto ty = parse_ptx_type(q.text); ty && declarable(*ty) && *ty != PtxType::pred) {
+            type = ty;
+          } else {
+            fail(q.loc, fmt::format("unexpected '{}' in a parameter", q.text));
+          }
+        }
+        if (!type) fail_here(fmt::format("expected the parameter's type, found {}", describe(peek())));
+        const Token& pn = next();
+        if (pn.kind != Tok::ident) fail(pn.loc, fmt::format("expected the parameter's name, found {}", describe(pn)));
+        std::uint64_t count = 1;
+        if (at_punct('[')) {
+          next();
+          count = number(next(), "an array size");
+          if (count == 0 || count > 4096) fail(pn.loc, "parameter array size out of range");
+          expect_punct(']', "after the array size");
+        }
+        const std::uint64_t es = static_cast<std::uint64_t>(bits(*type) / 8);
+        if (align == 0) align = static_cast<int>(es);
+        v.name = pn.text;
+        v.type = *type;
+        v.align = align;
+        v.size = es * count;
+        v.loc = pn.loc;
+        v.address = offset = align_up(offset, static_cast<std::uint64_t>(align));
+        offset += v.size;
+        params.push_back(std::move(v));
+      }
+      next();
+    }
+    int ntid[3] = {0, 0, 0};
+    while (at(Tok::dotted)) {
+      const Token& d = next();
+      if (d.text == ".maxntid" || d.text == ".reqntid") {
+        for (int k = 0; k < 3; ++k) {
+          ntid[k] = static_cast<int>(number(next(), "a thread count"));
+          if (!at_punct(',')) break;
+          next();
+        }
+      } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg" ||
+                 d.text == ".maxclusterrank") {
+        (void)number(next(), "a number");
+      } else if (d.text == ".reqnctapercluster" || d.text == ".explicitcluster") {
+        while (at(Tok::number) || at_punct(',')) next();
+      } else if (d.text == ".noreturn") {
+      } else if (d.text == ".pragma") {
+        while (!at(Tok::end) && !at_punct(';')) next();
+        expect_punct(';', "after .pragma");
+      } else {
+        fail(d.loc, fmt::format("unexpected '{}' before the kernel body", d.text));
+      }
+    }
+    if (!at_punct('{')) fail_here(fmt::format("expected '{{' to start the body of '{}', found {}", n.text, describe(peek())));
+    if (!take) {
+      skip_braces();
+      return;
+    }
+    next();
+    prog_.entry = n.text;
+    prog_.params = std::move(params);
+    for (int k = 0; k < 3; ++k) prog_.reqntid[k] = ntid[k];
+    in_kernel_ = true;
+    scopes_.emplace_back();
+  }
+
+  void end_kernel() {
+    in_kernel_ = false;
+    kernel_done_ = true;
+    scopes_.pop_back();
+    resolve_labels();
+  }
+
+  void label() {
+    const Token& n = next();
+    next();  // ':'
+    if (prog_.labels.count(n.text)) fail(n.loc, fmt::format("label '{}' is already defined", n.text));
+    if (lookup(n.text)) fail(n.loc, fmt::format("'{}' is a register, not a label", n.text));
+    prog_.labels[n.text] = static_cast<int>(prog_.code.size());
+  }
+
+  // ---- instructions ----
+  void instruction() {
+    Instruction ins;
+    if (at_punct('@')) {
+      next();
+      bool neg = false;
+      if (at_punct('!')) {
+        neg = true;
+        next();
+      }
+      const Token& g = next();
+      if (g.kind != Tok::ident) fail(g.loc, fmt::format("expected a predicate register after '@', found {}", describe(g)));
+      const Symbol* s = lookup(g.text);
+      if (!s || s->reg < 0) fail(g.loc, fmt::format("register '{}' is not declared", g.text));
+      const RegisterDecl& r = prog_.registers[static_cast<std::size_t>(s->reg)];
+      if (r.type != PtxType::pred)
+        fail(g.loc, fmt::format("type mismatch: the guard {} is declared .{}; a guard must be a .pred register", g.text, name(r.type)));
+      ins.guard = s->reg;
+      ins.guard_negated = neg;
+    }
+    const Token& op = next();
+    if (op.kind != Tok::ident) fail(op.loc, fmt::format("expected an instruction, found {}", describe(op)));
+    ins.loc = op.loc;
+    ins.opcode = op.text;
+    ins.text = op.text;
+    while (at(Tok::dotted) && !peek().space_before) {
+      const Token& q = next();
+      ins.text += q.text;
+      ins.quals.push_back(q.text.substr(1));
+    }
+    if (static_cast<std::size_t>(ins.loc.line - 1) < lines_.size()) ins.source_line = lines_[static_cast<std::size_t>(ins.loc.line - 1)];
+    const int family = find_opcode(ins.opcode);
+    if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'", ins.text));
+    ins.family = family;
+    if (!at_punct(';')) {
+      for (;;) {
+        ins.ops.push_back(operand());
+        if (at_punct(',')) {
+          next();
+          continue;
+        }
+        break;
+      }
+    }
+    if (!at_punct(';')) fail_here(fmt::format("expected ',' or ';' after an operand of '{}', found {}", ins.text, describe(peek())));
+    next();
+    try {
+      opcode_table()[static_cast<std::size_t>(family)].decode(ins, DecodeContext{prog_, prog_.target});
+    } catch (const DecodeError& e) {
+      error(e.loc, e.message);
+      return;
+    }
+    prog_.code.push_back(std::move(ins));
+  }
+
+  Operand operand() {
+    if (at_punct('{')) {
+      Operand v;
+      v.kind = Operand::Kind::vec;
+      v.loc = next().loc;
+      v.text = "{...}";
+      if (at_punct('}')) fail_here("empty vector '{}'");
+      for (;;) {
+        v.elems.push_back(simple());
+        if (v.elems.size() > 256) fail(v.loc, "vector operand too long");
+        if (at_punct(',')) {
+          next();
+          continue;
+        }
+        break;
+      }
+      expect_punct('}', "to close the vector operand");
+      return v;
+    }
+    if (at_punct('[')) {
+      Operand a;
+      a.kind = Operand::Kind::addr;
+      a.loc = next().loc;
+      a.text = "[...]";
+      if (at(Tok::number)) {
+        a.value = number(next(), "an address");
+      } else {
+        Operand base = simple();
+        if (base.kind != Operand::Kind::reg && base.kind != Operand::Kind::symbol)
+          fail(base.loc, fmt::format("an address is [register], [symbol] or [constant] with an optional offset, not '{}'", base.text));
+        a.elems.push_back(std::move(base));
+        if (at_punct('+') || at_punct('-')) {
+          bool neg = next().text == "-";
+          if (at_punct('-')) {
+            neg = !neg;
+            next();
+          }
+          const std::uint64_t off = number(next(), "an offset");
+          a.value = neg ? 0 - off : off;
+        }
+      }
+      expect_punct(']', "to close the address");
+      return a;
+    }
+    Operand s = simple();
+    if (at_punct('|')) {
+      next();
+      Operand pair;
+      pair.kind = Operand::Kind::vec;
+      pair.text = "|";
+      pair.loc = s.loc;
+      pair.elems.push_back(std::move(s));
+      pair.elems.push_back(simple());
+      return pair;
+    }
+    return s;
+  }
+
+  Operand simple() {
+    Operand o;
+    o.loc = peek().loc;
+    if (at_punct('_')) {
+      next();
+      o.kind = Operand::Kind::sink;
+      o.text = "_";
+      return o;
+    }
+    if (at_punct('!')) {
+      next();
+      Operand p = simple();
+      if (p.kind != Operand::Kind::reg) fail(p.loc, fmt::format("'!' applies only to predicate registers, not '{}'", p.text));
+      p.negated = true;
+      p.loc = o.loc;
+      return p;
+    }
+    bool neg = false;
+    if (at_punct('-')) {
+      neg = true;
+      next();
+      if (!at(Tok::number)) fail_here(fmt::format("expected a number after '-', found {}", describe(peek())));
+    }
+    if (at(Tok::number)) {
+      const Token& n = next();
+      o.kind = Operand::Kind::imm;
+      o.text = (neg ? "-" : "") + n.text;
+      o.imm_float = is_float_text(n.text);
+      if (!o.imm_float) {
+        const std::uint64_t v = number(n, "a constant");
+        o.value = neg ? 0 - v : v;
+      }
+      return o;
+    }
+    const Token& id = next();
+    if (id.kind != Tok::ident) fail(id.loc, fmt::format("expected an operand, found {}", describe(id)));
+    std::string text = id.text;
+    std::string comp;
+    if (at(Tok::dotted) && !peek().space_before) comp = next().text;
+    o.text = text + comp;
+    if (auto sp = parse_special(o.text)) {
+      o.kind = Operand::Kind::special;
+      o.special = *sp;
+      return o;
+    }
+    if (Symbol* s = lookup(text)) {
+      if (!comp.empty()) {
+        if (s->comps.empty()) fail(id.loc, fmt::format("'{}' is not a vector register; '{}' has no component", text, o.text));
+        const std::string full = text + comp;
+        Symbol* c = lookup(full);
+        if (!c) fail(id.loc, fmt::format("vector register '{}' has no component '{}'", text, comp));
+        o.kind = Operand::Kind::reg;
+        o.reg = c->reg;
+        return o;
+      }
+      if (!s->comps.empty()) {
+        o.kind = Operand::Kind::vec;
+        for (const int r : s->comps) {
+          Operand e;
+          e.kind = Operand::Kind::reg;
+          e.reg = r;
+          e.loc = id.loc;
+          e.text = prog_.registers[static_cast<std::size_t>(r)].source;
+          o.elems.push_back(std::move(e));
+        }
+        return o;
+      }
+      o.kind = Operand::Kind::reg;
+      o.reg = s->reg;
+      return o;
+    }
+    if (!comp.empty() || text.front() == '%') {
+      if (text == "%tid" || text == "%ntid" || text == "%ctaid" || text == "%nctaid")
+        fail(id.loc, fmt::format("'{}' needs a component (.x, .y or .z)", o.text));
+      fail(id.loc, fmt::format("register '{}' is not declared", o.text));
+    }
+    if (const Variable* p = prog_.find_param(text)) {
+      o.kind = Operand::Kind::symbol;
+      o.value = p->address;
+      return o;
+    }
+    for (const Variable& v : prog_.variables)
+      if (v.name == text) {
+        o.kind = Operand::Kind::symbol;
+        o.value = v.address + (v.space == Space::global ? kGlobalBase : 0);
+        return o;
+      }
+    o.kind = Operand::Kind::label;  // resolved at the end of the kernel
+    return o;
+  }
+
+  void resolve_labels() {
+    for (Instruction& ins : prog_.code) {
+      for (Operand& op : ins.ops) {
+        if (op.kind != Operand::Kind::label || op.target >= 0) continue;
+        const auto it = prog_.labels.find(op.text);
+        if (it == prog_.labels.end()) {
+          error(op.loc, fmt::format("undeclared identifier '{}' (not a register, variable or label)", op.text));
+          continue;
+        }
+        op.target = it->second;
+      }
+    }
+  }
+
+  void finish() {
+    if (in_kernel_) {
+      error(toks_.back().loc, fmt::format("missing '}}' at the end of kernel '{}'", prog_.entry));
+      return;
+    }
+    if (!block_opens_.empty()) {
+      error(block_opens_.back(), "unclosed '{'");
+      return;
+    }
+    if (prog_.bare) resolve_labels();
+    // Global variables sit at kGlobalBase in the global space.
+    for (Variable& v : prog_.variables)
+      if (v.space == Space::global) v.address += kGlobalBase;
+  }
+
+  std::vector<Token> toks_;
+  std::size_t pos_ = 0;
+  std::string file_;
+  ParseOptions opts_;
+  std::vector<std::string> lines_;
+  Program prog_;
+  std::vector<Diagnostic> diags_;
+  std::vector<std::map<std::string, Symbol>> scopes_{1};  // [0]: the bare snippet's / module scope
+  std::vector<SourceLoc> block_opens_;
+  std::map<std::string, int> name_uses_;
+  std::string chosen_;
+  bool in_kernel_ = false;
+  bool kernel_done_ = false;
+  std::uint64_t global_end_ = 0, const_end_ = 0;
+};
+
+}  // namespace
+
+Program parse_ptx(std::string_view text, const std::string& file, const ParseOptions& options) {
+  return Parser(text, file, options).run();
+}
+
+Program parse_ptx_file(const std::string& path, const ParseOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read '{}'", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_ptx(ss.str(), path, options);
+}
+
+}  // namespace ptxmma::ptx

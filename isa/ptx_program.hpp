@@ -1,0 +1,133 @@
+// A parsed PTX program: the kernel's registers, variables, parameters, labels and decoded
+// instructions. isa/ptx_parser.hpp builds it; sim/exec/interpreter.hpp runs it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/mma_instruction.hpp"
+#include "isa/ptx_lexer.hpp"
+#include "isa/ptx_types.hpp"
+#include "sim/numeric/rounding.hpp"
+
+namespace ptxmma::ptx {
+
+// Special registers the interpreter provides (read-only).
+enum class Special : std::uint8_t {
+  laneid, warpid, nwarpid, tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z,
+  ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+  lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge, warpsize,
+};
+std::optional<Special> parse_special(std::string_view name);  // "%tid.x"
+std::string_view name(Special s);
+
+struct Operand {
+  enum class Kind : std::uint8_t {
+    reg,      // a declared register: `reg` is its index in Program::registers
+    imm,      // an immediate: `value` holds its bits in the instruction's type
+    special,  // %laneid, %tid.x, ...
+    vec,      // {a, b, ...}: `elems`
+    addr,     // [base + offset]: `elems` has the base (reg, or symbol) unless absolute
+    label,    // a branch target: `target` is an instruction index
+    symbol,   // a variable or parameter name used as a value (its address)
+    sink,     // _
+  };
+  Kind kind = Kind::imm;
+  SourceLoc loc;
+  std::string text;          // as written (the register's source name for reg)
+  int reg = -1;
+  bool negated = false;      // !%p
+  std::uint64_t value = 0;   // imm bits; symbol: its address; addr: the offset (two's complement)
+  bool imm_float = false;    // written as a floating-point literal (1.5, 0f3F800000, 0d...)
+  Special special = Special::laneid;
+  int target = -1;           // label
+  std::vector<Operand> elems;
+  [[nodiscard]] std::int64_t offset() const { return static_cast<std::int64_t>(value); }
+};
+
+// State spaces of ld/st and variables.
+enum class Space : std::uint8_t { none, reg, shared, global, param, local, constant, generic };
+std::string_view name(Space s);
+
+// Family modes kept in Decoded::mode / mode2.
+enum class MulMode : std::uint8_t { none, lo, hi, wide };
+enum class CmpOp : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
+enum class BoolOp : std::uint8_t { none, and_, or_, xor_ };
+enum class ShflMode : std::uint8_t { up, down, bfly, idx };
+enum class PrmtMode : std::uint8_t { none, f4e, b4e, rc8, ecl, ecr, rc16 };
+enum class VoteMode : std::uint8_t { all, any, uni, ballot };
+enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async };
+
+// What the family decoders extract from the qualifiers, in one flat record (Spike-style: each
+// family's semantic function reads the fields it knows).
+struct Decoded {
+  PtxType type = PtxType::none;   // the instruction type (cvt: destination)
+  PtxType type2 = PtxType::none;  // cvt: source type; setp/selp compare type ...
+  std::optional<Rounding> rnd;    // .rn .rz .rm .rp .rna (float rounding)
+  bool int_rnd = false;           // rnd is one of .rni .rzi .rmi .rpi (round to an integer)
+  bool sat = false, ftz = false, relu = false, satfinite = false, approx = false;
+  int mode = 0;                   // family specific: mul lo/hi/wide, shfl mode, prmt mode, cmp op ...
+  int mode2 = 0;                  // setp: bool op; ...
+  int vec = 1;                    // ld/st .v2/.v4, ldmatrix .x1/.x2/.x4 count
+  bool trans = false;
+  Space space = Space::none;
+  bool aligned = false, sync = false;
+  std::shared_ptr<const MmaInstruction> mma;  // mma: the validated variant
+};
+
+struct Instruction {
+  SourceLoc loc;                  // of the opcode
+  std::string text;               // opcode with qualifiers, as written: "add.rn.f32"
+  std::string opcode;             // first component: "add"
+  std::vector<std::string> quals; // the rest, without dots: {"rn", "f32"}
+  int family = -1;                // index in the opcode table (isa/ptx_opcodes.hpp)
+  // Guard predicate @%p / @!%p; reg -1: none.
+  int guard = -1;
+  bool guard_negated = false;
+  std::vector<Operand> ops;
+  Decoded d;
+  std::string source_line;        // the line's text, for traces
+};
+
+struct RegisterDecl {
+  std::string name;   // unique within the program (a name redeclared in an inner { } scope gets "name#2")
+  std::string source; // as written
+  PtxType type = PtxType::b32;
+  SourceLoc loc;
+};
+
+// A .shared/.global/.const variable or an .entry parameter.
+struct Variable {
+  std::string name;
+  Space space = Space::shared;
+  PtxType type = PtxType::b8;
+  int align = 1;
+  std::uint64_t size = 0;        // bytes; extern shared arrays: 0
+  bool external = false;         // .extern .shared ... name[] (dynamic shared memory)
+  std::uint64_t address = 0;     // assigned by the parser: offset in its space
+  std::vector<std::uint8_t> init; // initializer bytes (.global/.const), may be empty
+  SourceLoc loc;
+};
+
+struct Program {
+  std::string file;
+  std::string version;            // .version, "" if none
+  std::string target = "sm_90a";  // .target (first token), or the default
+  int address_size = 64;
+  std::string entry;              // kernel name; "" for a bare snippet
+  bool bare = false;              // a snippet without .entry around it
+  std::vector<RegisterDecl> registers;
+  std::vector<Variable> variables;   // shared, global, const (module and kernel scope)
+  std::vector<Variable> params;      // kernel parameters, in order, with param-space offsets
+  std::map<std::string, int> labels; // label -> instruction index
+  std::vector<Instruction> code;
+  std::uint64_t shared_static_bytes = 0;  // end of the static .shared variables
+  int reqntid[3] = {0, 0, 0};             // .reqntid / .maxntid, 0 if not given
+  [[nodiscard]] int find_register(std::string_view name) const;  // -1 if none (source or unique name)
+  [[nodiscard]] const Variable* find_param(std::string_view name) const;
+};
+
+}  // namespace ptxmma::ptx

@@ -1,0 +1,324 @@
+// Semantics of integer arithmetic, logic, bit-field, move, setp and selp. Floating-point types
+// of the shared opcodes (add.f32, min.f16x2, setp.lt.f32, ...) go to sem_float.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include <bit>
+
+#include "sim/error.hpp"
+#include "sim/exec/ptx_semantics.hpp"
+
+namespace ptxmma::exec {
+namespace {
+
+using ptx::CmpOp;
+using ptx::Instruction;
+using ptx::MulMode;
+using ptx::PtxType;
+using ptx::TypeClass;
+
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128x;
+
+std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
+std::int64_t sext(std::uint64_t v, int bits) {
+  if (bits >= 64) return static_cast<std::int64_t>(v);
+  v &= mask_of(bits);
+  return (v >> (bits - 1)) & 1U ? static_cast<std::int64_t>(v | ~mask_of(bits)) : static_cast<std::int64_t>(v);
+}
+bool is_float(PtxType t) { return ptx::type_class(t) == TypeClass::floating; }
+bool is_signed(PtxType t) { return ptx::type_class(t) == TypeClass::signed_int; }
+
+// add sub mul mad min max neg abs div rem
+void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const PtxType t = ins.d.type;
+  const std::string& op = ins.opcode;
+  const std::size_t nsrc = ins.ops.size() - 1;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane);
+    const std::uint64_t b = nsrc > 1 ? x.read(ins.ops[2], lane) : 0;
+    const std::uint64_t c = nsrc > 2 ? x.read(ins.ops[3], lane) : 0;
+    if (is_float(t)) {
+      x.write(ins.ops[0], lane, float_arith(ins, a, b, c));
+      return;
+    }
+    const int w = ptx::bits(t);
+    const bool s = is_signed(t);
+    const std::uint64_t m = mask_of(w);
+    const i128 sa = sext(a, w), sb = sext(b, w);
+    const u128x ua = a & m, ub = b & m;
+    const auto wide_product = [&]() -> u128x { return s ? static_cast<u128x>(sa * sb) : ua * ub; };
+    std::uint64_t r = 0;
+    if (op == "add" || op == "sub") {
+      if (ins.d.sat) {  // .s32 only
+        const i128 v = op == "add" ? sa + sb : sa - sb;
+        r = static_cast<std::uint64_t>(std::clamp<i128>(v, INT32_MIN, INT32_MAX));
+      } else {
+        r = op == "add" ? a + b : a - b;
+      }
+    } else if (op == "mul" || op == "mad") {
+      const auto mode = static_cast<MulMode>(ins.d.mode);
+      const u128x p = wide_product();
+      if (mode == MulMode::lo) {
+        r = static_cast<std::uint64_t>(p) + (op == "mad" ? c : 0);
+      } else if (mode == MulMode::hi) {
+        const std::uint64_t hi = static_cast<std::uint64_t>(s ? static_cast<u128x>((sa * sb) >> w) : (p >> w));
+        if (op == "mad" && ins.d.sat) {
+          const i128 v = static_cast<i128>(sext(hi, w)) + sext(c, w);
+          r = static_cast<std::uint64_t>(std::clamp<i128>(v, INT32_MIN, INT32_MAX));
+        } else {
+          r = hi + (op == "mad" ? c : 0);
+        }
+      } else {  // wide: the destination is twice as wide
+        r = static_cast<std::uint64_t>(p) + (op == "mad" ? c : 0);
+        x.write(ins.ops[0], lane, r & mask_of(2 * w));
+        return;
+      }
+    } else if (op == "min" || op == "max") {
+      const bool less = s ? sa < sb : ua < ub;
+      r = (op == "min") == less ? a : b;
+    } else if (op == "neg") {
+      r = 0 - a;
+    } else if (op == "abs") {
+      r = sa < 0 ? 0 - a : a;
+    } else if (op == "div" || op == "rem") {
+      if ((b & m) == 0) throw Error(fmt::format("lane {}: integer division by zero (the result is unspecified)", lane));
+      if (s) {
+        if (sa == -(static_cast<i128>(1) << (w - 1)) && sb == -1) {
+          r = op == "div" ? a : 0;  // overflow: the quotient wraps
+        } else {
+          r = static_cast<std::uint64_t>(op == "div" ? sa / sb : sa % sb);
+        }
+      } else {
+        r = static_cast<std::uint64_t>(op == "div" ? ua / ub : ua % ub);
+      }
+    }
+    x.write(ins.ops[0], lane, r & m);
+  });
+}
+
+void logic(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const std::string& op = ins.opcode;
+  const bool p = ins.d.type == PtxType::pred;
+  const std::uint64_t m = p ? 1 : mask_of(ptx::bits(ins.d.type));
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane);
+    const std::uint64_t b = ins.ops.size() > 2 ? x.read(ins.ops[2], lane) : 0;
+    std::uint64_t r = 0;
+    if (op == "and") r = a & b;
+    else if (op == "or") r = a | b;
+    else if (op == "xor") r = a ^ b;
+    else if (op == "not") r = ~a;
+    else if (op == "cnot") r = (a & m) == 0 ? 1 : 0;
+    x.write(ins.ops[0], lane, r & m);
+  });
+}
+
+void shift(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int w = ptx::bits(ins.d.type);
+  const std::uint64_t m = mask_of(w);
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane) & m;
+    const auto n = static_cast<std::uint32_t>(x.read(ins.ops[2], lane));
+    std::uint64_t r;
+    if (ins.opcode == "shl") {
+      r = n >= static_cast<std::uint32_t>(w) ? 0 : a << n;
+    } else if (is_signed(ins.d.type)) {
+      const std::int64_t s = sext(a, w);
+      r = static_cast<std::uint64_t>(n >= static_cast<std::uint32_t>(w) ? (s < 0 ? -1 : 0) : s >> n);
+    } else {
+      r = n >= static_cast<std::uint32_t>(w) ? 0 : a >> n;
+    }
+    x.write(ins.ops[0], lane, r & m);
+  });
+}
+
+void bfe(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int msb = ptx::bits(ins.d.type) - 1;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane);
+    const int pos = static_cast<int>(x.read(ins.ops[2], lane) & 0xff);
+    const int len = static_cast<int>(x.read(ins.ops[3], lane) & 0xff);
+    std::uint64_t sbit = 0;
+    if (is_signed(ins.d.type) && len != 0) sbit = (a >> std::min(pos + len - 1, msb)) & 1U;
+    std::uint64_t d = 0;
+    for (int i = 0; i <= msb; ++i) {
+      const std::uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1U : sbit;
+      d |= bit << i;
+    }
+    x.write(ins.ops[0], lane, d);
+  });
+}
+
+void bfi(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int msb = ptx::bits(ins.d.type) - 1;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane);
+    std::uint64_t f = x.read(ins.ops[2], lane);
+    const int pos = static_cast<int>(x.read(ins.ops[3], lane) & 0xff);
+    const int len = static_cast<int>(x.read(ins.ops[4], lane) & 0xff);
+    for (int i = 0; i < len && pos + i <= msb; ++i) {
+      const std::uint64_t bit = (a >> i) & 1U;
+      f = (f & ~(1ULL << (pos + i))) | (bit << (pos + i));
+    }
+    x.write(ins.ops[0], lane, f);
+  });
+}
+
+void prmt(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  // Byte selectors per mode and c[1:0], for d.b0 .. d.b3 (PTX prmt table).
+  static constexpr int kModes[6][4][4] = {
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},  // f4e
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},  // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},  // rc8
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},  // ecl
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},  // ecr
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},  // rc16
+  };
+  const auto mode = static_cast<ptx::PrmtMode>(ins.d.mode);
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t src = (x.read(ins.ops[2], lane) << 32) | (x.read(ins.ops[1], lane) & 0xffffffffULL);
+    const auto c = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
+    std::uint32_t d = 0;
+    for (int i = 0; i < 4; ++i) {
+      std::uint32_t byte;
+      if (mode == ptx::PrmtMode::none) {
+        const std::uint32_t sel = (c >> (4 * i)) & 0xf;
+        byte = static_cast<std::uint32_t>(src >> (8 * (sel & 7))) & 0xff;
+        if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
+      } else {
+        const int sel = kModes[static_cast<int>(mode) - 1][c & 3][i];
+        byte = static_cast<std::uint32_t>(src >> (8 * sel)) & 0xff;
+      }
+      d |= byte << (8 * i);
+    }
+    x.write(ins.ops[0], lane, d);
+  });
+}
+
+void lop3(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const auto lut = static_cast<std::uint32_t>(ins.ops[4].value);
+  for_lanes(lanes, [&](int lane) {
+    const auto a = static_cast<std::uint32_t>(x.read(ins.ops[1], lane));
+    const auto b = static_cast<std::uint32_t>(x.read(ins.ops[2], lane));
+    const auto c = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
+    std::uint32_t d = 0;
+    for (int i = 0; i < 32; ++i) {
+      const std::uint32_t idx = (((a >> i) & 1U) << 2) | (((b >> i) & 1U) << 1) | ((c >> i) & 1U);
+      d |= ((lut >> idx) & 1U) << i;
+    }
+    x.write(ins.ops[0], lane, d);
+  });
+}
+
+void bitcount(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int w = ptx::bits(ins.d.type);
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane) & mask_of(w);
+    std::uint64_t r;
+    if (ins.opcode == "popc") {
+      r = static_cast<std::uint64_t>(std::popcount(a));
+    } else if (ins.opcode == "clz") {
+      r = static_cast<std::uint64_t>(std::countl_zero(a) - (64 - w));
+    } else {
+      r = 0;
+      for (int i = 0; i < w; ++i) r |= ((a >> i) & 1U) << (w - 1 - i);
+    }
+    x.write(ins.ops[0], lane, r);
+  });
+}
+
+void mov(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const ptx::Operand& d = ins.ops[0];
+  const ptx::Operand& s = ins.ops[1];
+  const int w = ptx::bits(ins.d.type);
+  for_lanes(lanes, [&](int lane) {
+    if (d.kind == ptx::Operand::Kind::vec) {  // unpack, element 0 from the low bits
+      const std::uint64_t v = x.read(s, lane);
+      const int ew = w / static_cast<int>(d.elems.size());
+      for (std::size_t i = 0; i < d.elems.size(); ++i) x.write(d.elems[i], lane, (v >> (ew * static_cast<int>(i))) & mask_of(ew));
+      return;
+    }
+    if (s.kind == ptx::Operand::Kind::vec) {  // pack
+      const int ew = w / static_cast<int>(s.elems.size());
+      std::uint64_t v = 0;
+      for (std::size_t i = 0; i < s.elems.size(); ++i)
+        v |= (x.read(s.elems[i], lane) & mask_of(ew)) << (ew * static_cast<int>(i));
+      x.write(d, lane, v);
+      return;
+    }
+    x.write(d, lane, x.read(s, lane) & mask_of(ins.d.type == PtxType::pred ? 1 : w));
+  });
+}
+
+bool int_compare(CmpOp c, PtxType t, std::uint64_t a, std::uint64_t b) {
+  const int w = ptx::bits(t);
+  const std::uint64_t ua = a & mask_of(w), ub = b & mask_of(w);
+  const std::int64_t sa = sext(a, w), sb = sext(b, w);
+  const bool s = is_signed(t);
+  switch (c) {
+    case CmpOp::eq: return ua == ub;
+    case CmpOp::ne: return ua != ub;
+    case CmpOp::lt: return s ? sa < sb : ua < ub;
+    case CmpOp::le: return s ? sa <= sb : ua <= ub;
+    case CmpOp::gt: return s ? sa > sb : ua > ub;
+    case CmpOp::ge: return s ? sa >= sb : ua >= ub;
+    case CmpOp::lo: return ua < ub;
+    case CmpOp::ls: return ua <= ub;
+    case CmpOp::hi: return ua > ub;
+    case CmpOp::hs: return ua >= ub;
+    default: return false;
+  }
+}
+
+bool combine(ptx::BoolOp op, bool x, bool c) {
+  switch (op) {
+    case ptx::BoolOp::none: return x;
+    case ptx::BoolOp::and_: return x && c;
+    case ptx::BoolOp::or_: return x || c;
+    case ptx::BoolOp::xor_: return x != c;
+  }
+  return x;
+}
+
+void setp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const auto c = static_cast<CmpOp>(ins.d.mode);
+  const auto bop = static_cast<ptx::BoolOp>(ins.d.mode2);
+  const ptx::Operand& d = ins.ops[0];
+  const bool pair = d.kind == ptx::Operand::Kind::vec;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane), b = x.read(ins.ops[2], lane);
+    const bool t = is_float(ins.d.type) ? float_compare(ins, a, b) : int_compare(c, ins.d.type, a, b);
+    bool cin = false;
+    if (bop != ptx::BoolOp::none) cin = (x.read(ins.ops[3], lane) != 0) != ins.ops[3].negated;
+    x.write(pair ? d.elems[0] : d, lane, combine(bop, t, cin) ? 1 : 0);
+    if (pair) x.write(d.elems[1], lane, combine(bop, !t, cin) ? 1 : 0);
+  });
+}
+
+void selp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  for_lanes(lanes, [&](int lane) {
+    const bool p = (x.read(ins.ops[3], lane) != 0) != ins.ops[3].negated;
+    x.write(ins.ops[0], lane, x.read(ins.ops[p ? 1 : 2], lane));
+  });
+}
+
+}  // namespace
+
+void register_integer(std::vector<SemanticSpec>& t) {
+  for (const char* op : {"add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div", "rem"}) t.push_back({op, arith});
+  for (const char* op : {"and", "or", "xor", "not", "cnot"}) t.push_back({op, logic});
+  t.push_back({"shl", shift});
+  t.push_back({"shr", shift});
+  t.push_back({"bfe", bfe});
+  t.push_back({"bfi", bfi});
+  t.push_back({"prmt", prmt});
+  t.push_back({"lop3", lop3});
+  for (const char* op : {"popc", "clz", "brev"}) t.push_back({op, bitcount});
+  t.push_back({"mov", mov});
+  t.push_back({"setp", setp});
+  t.push_back({"selp", selp});
+}
+
+}  // namespace ptxmma::exec

@@ -1,0 +1,172 @@
+// ld, st (scalar, .v2, .v4; shared, global, param, const, generic) and the warp-collective
+// matrix moves ldmatrix, stmatrix, movmatrix (.m8n8 .b16, .x1/.x2/.x4, .trans).
+//
+// ldmatrix .m8n8.b16: matrix i (i < .x count) takes its 8 row addresses from lanes 8i..8i+7;
+// each row is 8 consecutive b16 elements (16 bytes, 16-byte aligned). Lane l receives in its
+// i-th register the elements (l/4, 2(l%4)) [low half] and (l/4, 2(l%4)+1) [high half] of matrix i,
+// or with .trans the elements (2(l%4), l/4) and (2(l%4)+1, l/4). stmatrix is the inverse;
+// movmatrix.trans transposes the 8x8 matrix that the warp's registers hold in that layout.
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+#include "sim/exec/ptx_semantics.hpp"
+
+namespace ptxmma::exec {
+namespace {
+
+using ptx::Instruction;
+using ptx::Operand;
+using ptx::PtxType;
+using ptx::Space;
+
+std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
+
+// The memory and the address within it.
+std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr) {
+  Machine& m = x.m;
+  switch (s) {
+    case Space::shared: return {&m.shared, addr};
+    case Space::global: return {&m.global, addr};
+    case Space::param: return {&m.param, addr};
+    case Space::constant: return {&m.constant, addr};
+    case Space::generic:
+      if (addr >= Machine::kSharedWindow && addr - Machine::kSharedWindow < m.shared.size())
+        return {&m.shared, addr - Machine::kSharedWindow};
+      return {&m.global, addr};
+    default: throw Error(fmt::format("memory space .{} is not supported", ptx::name(s)));
+  }
+}
+
+void check_aligned(int lane, std::uint64_t addr, std::uint64_t bytes) {
+  if (addr % bytes != 0)
+    throw Error(fmt::format("lane {}: address {:#x} is not aligned to the {}-byte access", lane, addr, bytes));
+}
+
+void ld(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int es = ptx::bits(ins.d.type) / 8;
+  const int n = ins.d.vec;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t addr = x.address(ins.ops[1], lane);
+    check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
+    auto [mem, a] = resolve(x, ins.d.space, addr);
+    std::uint64_t v[8] = {};
+    try {
+      for (int i = 0; i < n; ++i) v[i] = mem->load(a + static_cast<std::uint64_t>(i * es), es);
+    } catch (const Error& e) {
+      throw Error(fmt::format("lane {}: {}", lane, e.what()));
+    }
+    if (n == 1) {
+      x.write_ext(ins.ops[0], lane, v[0], ins.d.type);
+    } else {
+      for (int i = 0; i < n; ++i) x.write_ext(ins.ops[0].elems[static_cast<std::size_t>(i)], lane, v[i], ins.d.type);
+    }
+  });
+}
+
+void st(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int es = ptx::bits(ins.d.type) / 8;
+  const int n = ins.d.vec;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t addr = x.address(ins.ops[0], lane);
+    check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
+    auto [mem, a] = resolve(x, ins.d.space, addr);
+    try {
+      for (int i = 0; i < n; ++i) {
+        const Operand& src = n == 1 ? ins.ops[1] : ins.ops[1].elems[static_cast<std::size_t>(i)];
+        mem->store(a + static_cast<std::uint64_t>(i * es), es, x.read(src, lane) & mask_of(es * 8));
+      }
+    } catch (const Error& e) {
+      throw Error(fmt::format("lane {}: {}", lane, e.what()));
+    }
+  });
+}
+
+void whole_warp(const Instruction& ins, std::uint32_t lanes) {
+  if (lanes != 0xffffffffU)
+    throw Error(fmt::format("{} needs all 32 lanes of the warp; the executing lanes are {}", ins.opcode, lane_list(lanes)));
+}
+
+const Operand& frag(const Operand& op, int i) { return op.kind == Operand::Kind::vec ? op.elems[static_cast<std::size_t>(i)] : op; }
+
+// The lane and half of element (r, c) of an 8x8 b16 matrix in the ldmatrix fragment layout.
+int lane_of(int r, int c) { return r * 4 + c / 2; }
+
+void ldmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  const int count = ins.d.vec;
+  std::uint16_t mat[4][8][8];
+  for (int i = 0; i < count; ++i)
+    for (int r = 0; r < 8; ++r) {
+      const int src = 8 * i + r;
+      const std::uint64_t addr = x.address(ins.ops[1], src);
+      if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
+      try {
+        for (int c = 0; c < 8; ++c)
+          mat[i][r][c] = static_cast<std::uint16_t>(x.m.shared.load(addr + static_cast<std::uint64_t>(2 * c), 2));
+      } catch (const Error& e) {
+        throw Error(fmt::format("lane {}: {}", src, e.what()));
+      }
+    }
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < count; ++i) {
+      const int row = lane / 4, col = 2 * (lane % 4);
+      const std::uint32_t lo = ins.d.trans ? mat[i][col][row] : mat[i][row][col];
+      const std::uint32_t hi = ins.d.trans ? mat[i][col + 1][row] : mat[i][row][col + 1];
+      x.write(frag(ins.ops[0], i), lane, lo | (hi << 16));
+    }
+}
+
+void stmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  const int count = ins.d.vec;
+  std::uint16_t mat[4][8][8];
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < count; ++i) {
+      const auto v = static_cast<std::uint32_t>(x.read(frag(ins.ops[1], i), lane));
+      const int row = lane / 4, col = 2 * (lane % 4);
+      if (ins.d.trans) {
+        mat[i][col][row] = static_cast<std::uint16_t>(v);
+        mat[i][col + 1][row] = static_cast<std::uint16_t>(v >> 16);
+      } else {
+        mat[i][row][col] = static_cast<std::uint16_t>(v);
+        mat[i][row][col + 1] = static_cast<std::uint16_t>(v >> 16);
+      }
+    }
+  for (int i = 0; i < count; ++i)
+    for (int r = 0; r < 8; ++r) {
+      const int src = 8 * i + r;
+      const std::uint64_t addr = x.address(ins.ops[0], src);
+      if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
+      try {
+        for (int c = 0; c < 8; ++c) x.m.shared.store(addr + static_cast<std::uint64_t>(2 * c), 2, mat[i][r][c]);
+      } catch (const Error& e) {
+        throw Error(fmt::format("lane {}: {}", src, e.what()));
+      }
+    }
+}
+
+void movmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  std::uint16_t mat[8][8];
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      const auto v = static_cast<std::uint32_t>(x.read(ins.ops[1], lane_of(r, c)));
+      mat[r][c] = static_cast<std::uint16_t>(c % 2 ? v >> 16 : v);
+    }
+  for (int lane = 0; lane < 32; ++lane) {
+    const int row = lane / 4, col = 2 * (lane % 4);
+    x.write(ins.ops[0], lane, static_cast<std::uint32_t>(mat[col][row]) | (static_cast<std::uint32_t>(mat[col + 1][row]) << 16));
+  }
+}
+
+}  // namespace
+
+void register_memory(std::vector<SemanticSpec>& t) {
+  t.push_back({"ld", ld});
+  t.push_back({"st", st});
+  t.push_back({"ldmatrix", ldmatrix});
+  t.push_back({"stmatrix", stmatrix});
+  t.push_back({"movmatrix", movmatrix});
+}
+
+}  // namespace ptxmma::exec

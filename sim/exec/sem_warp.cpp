@@ -1,0 +1,171 @@
+// Warp-collective and synchronisation instructions: mma (through execute_mma), wgmma's fence,
+// commit_group and wait_group (checks only, until wgmma.mma_async runs here), shfl.sync,
+// vote.sync, activemask, bar/barrier, fence/membar (no-ops: one warp sees its own memory
+// operations in order), trap.
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+#include "sim/exec/ptx_semantics.hpp"
+
+namespace ptxmma::exec {
+namespace {
+
+using ptx::Instruction;
+using ptx::Operand;
+
+void whole_warp(const Instruction& ins, std::uint32_t lanes) {
+  if (lanes != 0xffffffffU)
+    throw Error(fmt::format("{} needs all 32 lanes of the warp; the executing lanes are {}", ins.opcode, lane_list(lanes)));
+}
+
+void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (!x.mma) throw Error("the mma instruction has no executor");
+  whole_warp(ins, lanes);
+  // A Warp with the instruction's registers; execute_mma gathers A, B, C and scatters D.
+  Warp w;
+  MmaRegisters regs;
+  std::vector<std::string>* lists[4] = {&regs.d, &regs.a, &regs.b, &regs.c};
+  for (int k = 0; k < 4; ++k)
+    for (const Operand& e : ins.ops[static_cast<std::size_t>(k)].elems) {
+      const auto& decl = x.p.registers[static_cast<std::size_t>(e.reg)];
+      const RegKind kind = x.m.reg_bits(e.reg) == 64 ? RegKind::b64 : RegKind::b32;
+      if (!w.declared(decl.name)) {
+        w.declare(decl.name, kind);
+        for (int lane = 0; lane < 32; ++lane) w.set(lane, decl.name, x.m.reg(lane, e.reg));
+      }
+      lists[k]->push_back(decl.name);
+    }
+  w.set_active_mask(lanes);
+  execute_mma(w, *x.mma, regs);
+  for (const Operand& e : ins.ops[0].elems)
+    for (int lane = 0; lane < 32; ++lane) x.m.set_reg(lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
+}
+
+void wgmma(Exec&, const Instruction& ins, std::uint32_t lanes) {
+  // fence / commit_group / wait_group: .sync.aligned, so the whole warp executes them. Without
+  // wgmma.mma_async in the interpreter there is nothing to order, commit or wait for.
+  whole_warp(ins, lanes);
+}
+
+// Checks a member mask against the lanes that execute a .sync instruction.
+std::uint32_t members(Exec& x, const Instruction& ins, const Operand& op, std::uint32_t lanes) {
+  std::uint32_t mask = 0;
+  bool first = true;
+  for_lanes(lanes, [&](int lane) {
+    const auto m = static_cast<std::uint32_t>(x.read(op, lane));
+    if (!first && m != mask)
+      throw Error(fmt::format("the member mask differs between lanes ({:#010x} and {:#010x})", mask, m));
+    mask = m;
+    first = false;
+  });
+  if (lanes & ~mask)
+    throw Error(fmt::format("lanes {} execute {} but are not in its member mask {:#010x}", lane_list(lanes & ~mask),
+                            ins.opcode, mask));
+  if (mask & ~lanes)
+    throw Error(fmt::format("the member mask {:#010x} names lanes {}, which do not execute this {} (divergent or "
+                            "exited)",
+                            mask, lane_list(mask & ~lanes), ins.opcode));
+  return mask;
+}
+
+void shfl(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (lanes == 0) return;
+  (void)members(x, ins, ins.ops[4], lanes);
+  const Operand& dst = ins.ops[0];
+  const bool pair = dst.kind == Operand::Kind::vec;
+  const auto mode = static_cast<ptx::ShflMode>(ins.d.mode);
+  std::uint32_t value[32] = {}, pred[32] = {};
+  for_lanes(lanes, [&](int lane) {
+    const auto b = static_cast<std::uint32_t>(x.read(ins.ops[2], lane));
+    const auto c = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
+    const int bval = static_cast<int>(b & 0x1f);
+    const int cval = static_cast<int>(c & 0x1f);
+    const int segmask = static_cast<int>((c >> 8) & 0x1f);
+    const int max_lane = (lane & segmask) | (cval & ~segmask);
+    const int min_lane = lane & segmask;
+    int j = lane;
+    bool pval = false;
+    switch (mode) {
+      case ptx::ShflMode::up: j = lane - bval; pval = j >= max_lane; break;
+      case ptx::ShflMode::down: j = lane + bval; pval = j <= max_lane; break;
+      case ptx::ShflMode::bfly: j = lane ^ bval; pval = j <= max_lane; break;
+      case ptx::ShflMode::idx: j = min_lane | (bval & ~segmask); pval = j <= max_lane; break;
+    }
+    if (!pval) j = lane;
+    if (!((lanes >> j) & 1U))
+      throw Error(fmt::format("lane {} reads lane {}, which does not execute this shfl.sync (its value is undefined)",
+                              lane, j));
+    value[lane] = static_cast<std::uint32_t>(x.read(ins.ops[1], j));
+    pred[lane] = pval ? 1 : 0;
+  });
+  for_lanes(lanes, [&](int lane) {
+    x.write(pair ? dst.elems[0] : dst, lane, value[lane]);
+    if (pair) x.write(dst.elems[1], lane, pred[lane]);
+  });
+}
+
+void vote(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (lanes == 0) return;
+  const std::uint32_t mask = members(x, ins, ins.ops[2], lanes);
+  std::uint32_t ballot = 0;
+  for_lanes(mask, [&](int lane) {
+    if ((x.read(ins.ops[1], lane) != 0) != ins.ops[1].negated) ballot |= 1U << lane;
+  });
+  const auto mode = static_cast<ptx::VoteMode>(ins.d.mode);
+  for_lanes(lanes, [&](int lane) {
+    switch (mode) {
+      case ptx::VoteMode::all: x.write(ins.ops[0], lane, ballot == mask ? 1 : 0); break;
+      case ptx::VoteMode::any: x.write(ins.ops[0], lane, ballot != 0 ? 1 : 0); break;
+      case ptx::VoteMode::uni: x.write(ins.ops[0], lane, (ballot == 0 || ballot == mask) ? 1 : 0); break;
+      case ptx::VoteMode::ballot: x.write(ins.ops[0], lane, ballot); break;
+    }
+  });
+}
+
+void activemask(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  for_lanes(lanes, [&](int lane) { x.write(ins.ops[0], lane, lanes); });
+}
+
+void bar(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (ins.d.mode == 2) {  // bar.warp.sync
+    if (lanes) (void)members(x, ins, ins.ops[0], lanes);
+    return;
+  }
+  if (ins.ops.size() == 2)
+    for_lanes(lanes, [&](int lane) {
+      const std::uint64_t n = x.read(ins.ops[1], lane);
+      if (n % 32 != 0) throw Error(fmt::format("lane {}: the thread count {} is not a multiple of 32", lane, n));
+    });
+  // One warp: a barrier orders nothing more, but an .aligned one must be reached by the whole
+  // warp together.
+  if (ins.d.aligned && lanes != x.path_mask)
+    throw Error(fmt::format("the barrier is .aligned, but only lanes {} of lanes {} execute it (a guard that differs "
+                            "between lanes)",
+                            lane_list(lanes), lane_list(x.path_mask)));
+  if (ins.d.aligned && ins.d.mode == 0 && lanes != x.live_mask)
+    throw Error(fmt::format("the barrier is .aligned, but lanes {} are on another path (a divergent barrier)",
+                            lane_list(x.live_mask & ~lanes)));
+}
+
+void nop(Exec&, const Instruction&, std::uint32_t) {}
+
+void trap(Exec&, const Instruction&, std::uint32_t lanes) {
+  if (lanes) throw Error(fmt::format("trap executed by lanes {}", lane_list(lanes)));
+}
+
+}  // namespace
+
+void register_warp(std::vector<SemanticSpec>& t) {
+  t.push_back({"mma", mma});
+  t.push_back({"wgmma", wgmma});
+  t.push_back({"shfl", shfl});
+  t.push_back({"vote", vote});
+  t.push_back({"activemask", activemask});
+  t.push_back({"bar", bar});
+  t.push_back({"barrier", bar});
+  t.push_back({"fence", nop});
+  t.push_back({"membar", nop});
+  t.push_back({"trap", trap});
+}
+
+}  // namespace ptxmma::exec

@@ -1,0 +1,202 @@
+#include "sim/exec/wgmma.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+#include "sim/numeric/fields.hpp"
+#include "sim/numeric/packing.hpp"
+
+namespace ptxmma {
+
+namespace {
+
+int storage_bits(Type t) { return t == Type::tf32 ? 32 : info(t).bits; }
+
+// imm-scale -1: the element with its sign flipped.
+std::uint64_t scaled(Type t, std::uint64_t code, int scale) { return scale == -1 ? code ^ info(t).sign_bit() : code; }
+
+void check_words(std::span<const std::uint32_t> w, int per_thread, const char* what) {
+  const std::size_t want = static_cast<std::size_t>(Warpgroup::kThreads) * static_cast<std::size_t>(per_thread);
+  if (w.size() != want)
+    throw Error(fmt::format("wgmma: {} has {} words; 128 threads x {} registers need {}", what, w.size(), per_thread, want));
+}
+
+}  // namespace
+
+WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o) : v_(v), m_(m), o_(o) {
+  v.check(o);
+}
+
+OperandAddressing WgmmaExecutor::a_addressing(std::uint64_t desc) const {
+  return OperandAddressing(MatrixDescriptor::decode(desc), o_.imm_trans_a ? Major::mn : Major::k, v_.a, v_.shape.m,
+                           v_.shape.k);
+}
+
+OperandAddressing WgmmaExecutor::b_addressing(std::uint64_t desc) const {
+  return OperandAddressing(MatrixDescriptor::decode(desc), o_.imm_trans_b ? Major::mn : Major::k, v_.b, v_.shape.n,
+                           v_.shape.k);
+}
+
+namespace {
+
+// The codes of an x-by-K operand read through its descriptor: out[x * K + k].
+void read_shared(const SharedMemory& smem, const OperandAddressing& at, Type t, int scale, char op,
+                 std::vector<std::uint64_t>& out) {
+  const int bits = at.element_bits();
+  const int bytes = bits < 8 ? 1 : bits / 8;
+  const TypeInfo& ti = info(t);
+  out.resize(static_cast<std::size_t>(at.rows()) * static_cast<std::size_t>(at.k()));
+  for (int x = 0; x < at.rows(); ++x)
+    for (int k = 0; k < at.k(); ++k) {
+      const SmemSlot s = at.slot(x, k);
+      if (s.address + static_cast<std::uint64_t>(bytes) > smem.size())
+        smem.check(s.address, static_cast<std::uint64_t>(bytes), "read",
+                   fmt::format("{} element ({}, {}) through descriptor {:#018x}: {}", op, op == 'A' ? x : k,
+                               op == 'A' ? k : x, at.descriptor().raw, at.descriptor().text()));
+      std::uint64_t raw = smem.load(s.address, bytes);
+      if (bits == 1) raw = (raw >> s.bit) & 1;
+      out[static_cast<std::size_t>(x) * static_cast<std::size_t>(at.k()) + static_cast<std::size_t>(k)] =
+          scaled(t, code_of(ti, raw), scale);
+    }
+}
+
+}  // namespace
+
+WgmmaExecutor::Operands WgmmaExecutor::fetch(const WgmmaInputs& in) const {
+  Operands ops;
+  const int k = v_.shape.k;
+  if (o_.a_source == ASource::registers) {
+    check_words(in.a, v_.a_regs(), "the A register words");
+    const FragmentLayout& la = *v_.la;
+    const int bits = storage_bits(v_.a);
+    const TypeInfo& ti = info(v_.a);
+    ops.a.resize(static_cast<std::size_t>(64 * k));
+    for (int m = 0; m < 64; ++m)
+      for (int kk = 0; kk < k; ++kk) {
+        const FragmentSlot& s = la.slot(0, m, kk);
+        const std::uint32_t word = in.a[static_cast<std::size_t>(s.lane * la.regs + s.reg)];
+        ops.a[static_cast<std::size_t>(m * k + kk)] = scaled(v_.a, code_of(ti, get_element(word, bits, s.elem)), o_.imm_scale_a);
+      }
+  } else {
+    if (!in.shared) throw Error("wgmma: A comes from a descriptor, but no shared memory was given");
+    read_shared(*in.shared, a_addressing(in.desc_a), v_.a, o_.imm_scale_a, 'A', ops.a);
+  }
+  if (!in.shared) throw Error("wgmma: B comes from a descriptor, but no shared memory was given");
+  read_shared(*in.shared, b_addressing(in.desc_b), v_.b, o_.imm_scale_b, 'B', ops.b);
+  return ops;
+}
+
+DotRequest WgmmaExecutor::request(const Operands& ops, std::span<const std::uint32_t> c, bool scale_d, int row,
+                                  int col) const {
+  const int k = v_.shape.k;
+  DotRequest r;
+  r.a = v_.a;
+  r.b = v_.b;
+  r.c = v_.d;
+  r.d = v_.d;
+  r.a_codes = ops.a.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(k);
+  r.b_codes = ops.b.data() + static_cast<std::size_t>(col) * static_cast<std::size_t>(k);
+  r.k = k;
+  r.c_code = 0;  // scale-d false: D = A*B, as a +0 accumulator
+  if (scale_d) {
+    const FragmentLayout& ld = *v_.ld;
+    const FragmentSlot& s = ld.slot(0, row, col);
+    const std::uint32_t word = c[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
+    r.c_code = code_of(info(v_.d), get_element(word, storage_bits(v_.d), s.elem));
+  }
+  r.rounding = Rounding::rn;
+  r.satfinite = v_.satfinite;
+  r.bitop = v_.bitop;
+  return r;
+}
+
+void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const {
+  const FragmentLayout& ld = *v_.ld;
+  if (in.scale_d) check_words(in.c, ld.regs, "C");
+  check_words(d, ld.regs, "D");
+  const Operands ops = fetch(in);
+  const int bits = storage_bits(v_.d);
+  for (int row = 0; row < ld.rows; ++row)
+    for (int col = 0; col < ld.cols; ++col) {
+      const std::uint64_t code = dot(m_, request(ops, in.c, in.scale_d, row, col));
+      const FragmentSlot& s = ld.slot(0, row, col);
+      std::uint32_t& word = d[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
+      word = set_element(word, bits, s.elem, static_cast<std::uint32_t>(container_of(info(v_.d), code)));
+    }
+}
+
+std::uint64_t WgmmaExecutor::explain(const WgmmaInputs& in, int row, int col, DotTrace& trace) const {
+  const FragmentLayout& ld = *v_.ld;
+  if (row < 0 || row >= ld.rows || col < 0 || col >= ld.cols)
+    throw Error(fmt::format("D is {}x{}: element ({}, {}) is outside", ld.rows, ld.cols, row, col));
+  if (in.scale_d) check_words(in.c, ld.regs, "C");
+  const Operands ops = fetch(in);
+  return dot(m_, request(ops, in.c, in.scale_d, row, col), &trace);
+}
+
+namespace {
+
+void check_kind(const Warpgroup& wg, const std::string& reg, RegKind want, const char* op) {
+  if (wg.kind(reg) != want)
+    throw Error(fmt::format("operand {}: register {} is .{}, the instruction needs a .{} register", op, reg,
+                            name(wg.kind(reg)), name(want)));
+}
+
+// The value of a register that must be the same in all 128 threads.
+std::uint64_t uniform(const Warpgroup& wg, const std::string& reg, const char* what) {
+  const std::uint64_t v = wg.get(0, reg);
+  for (int t = 1; t < Warpgroup::kThreads; ++t)
+    if (wg.get(t, reg) != v)
+      throw Error(fmt::format("{} ({}) differs between threads 0 and {} ({:#x} and {:#x}): it must be the same in "
+                              "the whole warpgroup",
+                              what, reg, t, v, wg.get(t, reg)));
+  return v;
+}
+
+std::vector<std::uint32_t> gather(const Warpgroup& wg, const std::vector<std::string>& regs) {
+  std::vector<std::uint32_t> words;
+  words.reserve(regs.size() * Warpgroup::kThreads);
+  for (int t = 0; t < Warpgroup::kThreads; ++t)
+    for (const auto& r : regs) words.push_back(static_cast<std::uint32_t>(wg.get(t, r)));
+  return words;
+}
+
+}  // namespace
+
+void execute_wgmma(Warpgroup& wg, const WgmmaExecutor& x, const WgmmaRegisters& regs) {
+  if (!wg.all_active()) throw Error("wgmma.mma_async.sync.aligned needs all 128 threads of the warpgroup active");
+  const WgmmaVariant& v = x.variant();
+  if (static_cast<int>(regs.d.size()) != v.d_regs())
+    throw Error(fmt::format("operand d: {} needs {} registers, the instruction names {}", v.ptx, v.d_regs(), regs.d.size()));
+  for (const auto& r : regs.d) check_kind(wg, r, RegKind::b32, "d");
+  WgmmaInputs in;
+  in.shared = &wg.shared();
+  std::vector<std::uint32_t> a;
+  if (x.operands().a_source == ASource::registers) {
+    if (static_cast<int>(regs.a.size()) != v.a_regs())
+      throw Error(fmt::format("operand a: the register form needs {} registers, the instruction names {}", v.a_regs(),
+                              regs.a.size()));
+    for (const auto& r : regs.a) check_kind(wg, r, RegKind::b32, "a");
+    a = gather(wg, regs.a);
+    in.a = a;
+  } else {
+    check_kind(wg, regs.a_desc, RegKind::b64, "a-desc");
+    in.desc_a = uniform(wg, regs.a_desc, "the A descriptor");
+  }
+  check_kind(wg, regs.b_desc, RegKind::b64, "b-desc");
+  in.desc_b = uniform(wg, regs.b_desc, "the B descriptor");
+  in.scale_d = regs.scale_d_value;
+  if (!regs.scale_d.empty()) {
+    check_kind(wg, regs.scale_d, RegKind::pred, "scale-d");
+    in.scale_d = uniform(wg, regs.scale_d, "the scale-d predicate") != 0;
+  }
+  const std::vector<std::uint32_t> c = gather(wg, regs.d);
+  in.c = c;
+  std::vector<std::uint32_t> d(c.size(), 0);
+  x.run(in, d);
+  const std::size_t n = regs.d.size();
+  for (int t = 0; t < Warpgroup::kThreads; ++t)
+    for (std::size_t r = 0; r < n; ++r) wg.set(t, regs.d[r], d[static_cast<std::size_t>(t) * n + r]);
+}
+
+}  // namespace ptxmma

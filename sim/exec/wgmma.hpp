@@ -1,0 +1,74 @@
+// Executes one warpgroup-level wgmma.mma_async: reads A (through a matrix descriptor from shared
+// memory, or from the threads' registers through the A layout) and B (through its descriptor),
+// applies imm-scale and imm-trans, runs the rounding model per output element with C (or +0 when
+// scale-d is false) and scatters D through the accumulator layout.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/catalog/wgmma_variant.hpp"
+#include "sim/exec/descriptor.hpp"
+#include "sim/model/dot.hpp"
+#include "sim/model/model.hpp"
+#include "sim/state/warpgroup.hpp"
+
+namespace ptxmma {
+
+// The inputs of one execution. Words are thread-major: words[thread * per_thread + register].
+struct WgmmaInputs {
+  const SharedMemory* shared = nullptr;
+  std::uint64_t desc_a = 0;             // A from a descriptor
+  std::span<const std::uint32_t> a;     // A from registers: 128 threads x 4 words
+  std::uint64_t desc_b = 0;
+  bool scale_d = true;                  // false: D = A*B, C is not read
+  std::span<const std::uint32_t> c;     // 128 threads x d_regs words (the accumulator before)
+};
+
+class WgmmaExecutor {
+ public:
+  // Error when the operands are illegal for the variant (WgmmaVariant::check).
+  WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o);
+
+  // d: 128 threads x d_regs words. Errors: a bad descriptor, an element outside shared memory
+  // (naming the operand, element and descriptor), wrong word counts.
+  void run(const WgmmaInputs& in, std::span<std::uint32_t> d) const;
+  // One output element with its steps (explain).
+  std::uint64_t explain(const WgmmaInputs& in, int row, int col, DotTrace& trace) const;
+
+  // A and B as element codes after imm-scale: a[m * K + k] (64 x K), b[n * K + k] (N x K).
+  struct Operands {
+    std::vector<std::uint64_t> a, b;
+  };
+  [[nodiscard]] Operands fetch(const WgmmaInputs& in) const;
+  // How A (rows = 64) and B (rows = N) are addressed through descriptors (with imm-trans).
+  [[nodiscard]] OperandAddressing a_addressing(std::uint64_t desc) const;
+  [[nodiscard]] OperandAddressing b_addressing(std::uint64_t desc) const;
+
+  [[nodiscard]] const WgmmaVariant& variant() const { return v_; }
+  [[nodiscard]] const WgmmaOperands& operands() const { return o_; }
+  [[nodiscard]] const Model& model() const { return m_; }
+
+ private:
+  DotRequest request(const Operands& ops, std::span<const std::uint32_t> c, bool scale_d, int row, int col) const;
+  const WgmmaVariant& v_;
+  const Model& m_;
+  WgmmaOperands o_;
+};
+
+// The registers a wgmma instruction names.
+struct WgmmaRegisters {
+  std::vector<std::string> d;  // accumulators (.b32 / .f32 registers), N/2 or N/4 of them
+  std::vector<std::string> a;  // register form: 4 .b32 registers
+  std::string a_desc;          // descriptor form: a .b64 register
+  std::string b_desc;          // a .b64 register
+  std::string scale_d;         // a predicate register; empty: scale_d_value
+  bool scale_d_value = true;
+};
+
+// Executes on a warpgroup's named registers and shared memory. Errors: threads inactive,
+// wrong register counts or kinds, descriptors or scale-d that differ between threads.
+void execute_wgmma(Warpgroup& wg, const WgmmaExecutor& x, const WgmmaRegisters& regs);
+
+}  // namespace ptxmma

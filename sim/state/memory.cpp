@@ -1,0 +1,100 @@
+#include "sim/state/memory.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+
+namespace ptxmma {
+
+Memory Memory::dense(std::string space, std::uint64_t size) {
+  Memory m;
+  m.space_ = std::move(space);
+  m.dense_ = true;
+  m.data_.assign(size, 0);
+  return m;
+}
+
+Memory Memory::sparse(std::string space) {
+  Memory m;
+  m.space_ = std::move(space);
+  m.dense_ = false;
+  return m;
+}
+
+namespace {
+[[noreturn]] void outside(const std::string& space, std::uint64_t addr, std::size_t n, std::uint64_t size) {
+  throw Error(fmt::format("{} memory: {} byte{} at {:#x} {} outside [0, {:#x})", space, n, n == 1 ? "" : "s", addr,
+                          n == 1 ? "is" : "are", size));
+}
+}  // namespace
+
+void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n) {
+  if (n == 0) return;
+  if (addr + n < addr) throw Error(fmt::format("{} memory: address {:#x} wraps around", space_, addr));
+  if (dense_) {
+    if (addr > data_.size() || n > data_.size() - addr) outside(space_, addr, n, data_.size());
+    std::copy(bytes, bytes + n, data_.begin() + static_cast<std::ptrdiff_t>(addr));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t a = addr + i;
+    Page& p = pages_[a / kPage];
+    p.bytes[a % kPage] = bytes[i];
+    p.valid.set(a % kPage);
+  }
+}
+
+bool Memory::defined(std::uint64_t addr, std::size_t n) const {
+  if (addr + n < addr) return false;
+  if (dense_) return addr <= data_.size() && n <= data_.size() - addr;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t a = addr + i;
+    const auto it = pages_.find(a / kPage);
+    if (it == pages_.end() || !it->second.valid.test(a % kPage)) return false;
+  }
+  return true;
+}
+
+void Memory::read(std::uint64_t addr, std::uint8_t* bytes, std::size_t n) const {
+  if (n == 0) return;
+  if (dense_) {
+    if (addr + n < addr || addr > data_.size() || n > data_.size() - addr) outside(space_, addr, n, data_.size());
+    std::copy(data_.begin() + static_cast<std::ptrdiff_t>(addr), data_.begin() + static_cast<std::ptrdiff_t>(addr + n), bytes);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t a = addr + i;
+    const auto it = pages_.find(a / kPage);
+    if (it == pages_.end() || !it->second.valid.test(a % kPage))
+      throw Error(fmt::format("{} memory: byte {:#x} is not given by the initial state", space_, a));
+    bytes[i] = it->second.bytes[a % kPage];
+  }
+}
+
+std::uint64_t Memory::load(std::uint64_t addr, int n) const {
+  std::uint8_t b[8] = {};
+  read(addr, b, static_cast<std::size_t>(n));
+  std::uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | b[i];
+  return v;
+}
+
+void Memory::store(std::uint64_t addr, int n, std::uint64_t value) {
+  std::uint8_t b[8];
+  for (int i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(value >> (8 * i));
+  write(addr, b, static_cast<std::size_t>(n));
+}
+
+std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> Memory::runs() const {
+  std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> out;
+  for (const auto& [page, p] : pages_)
+    for (std::uint64_t i = 0; i < kPage; ++i) {
+      if (!p.valid.test(i)) continue;
+      const std::uint64_t a = page * kPage + i;
+      if (out.empty() || out.back().first + out.back().second.size() != a) out.push_back({a, {}});
+      out.back().second.push_back(p.bytes[i]);
+    }
+  return out;
+}
+
+}  // namespace ptxmma

@@ -1,0 +1,102 @@
+#include "tools/ptxmma/layout_print.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+
+namespace ptxmma::cli {
+namespace {
+
+std::string slot_text(const FragmentLayout& l, const FragmentSlot& s) {
+  if (l.elems_per_reg == 1) return fmt::format("T{}:r{}", s.lane, s.reg);
+  return fmt::format("T{}:r{}[{}]", s.lane, s.reg, s.elem);
+}
+
+// Lanes of a problem, e.g. "lanes 4-7, 20-23".
+std::string problem_lanes(const FragmentLayout& l, int p) {
+  std::vector<int> lanes;
+  for (int lane = 0; lane < l.lanes; ++lane)
+    for (int r = 0; r < l.regs; ++r)
+      if (l.coord(lane, r, 0).problem == p && (lanes.empty() || lanes.back() != lane)) lanes.push_back(lane);
+  std::string out;
+  for (std::size_t i = 0; i < lanes.size();) {
+    std::size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", i == j ? fmt::format("{}", lanes[i])
+                                                               : fmt::format("{}-{}", lanes[i], lanes[j]));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_table(std::ostream& os, const Table& t, const std::string& indent, bool right) {
+  std::vector<std::size_t> width;
+  for (const auto& row : t)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  for (const auto& row : t) {
+    std::string line = indent;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c == 0) line += fmt::format("{:<{}}", row[c], width[c]);
+      else if (right) line += fmt::format("  {:>{}}", row[c], width[c]);
+      else line += fmt::format("  {:<{}}", row[c], width[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    os << line << "\n";
+  }
+}
+
+void print_fragment(std::ostream& os, std::string_view op, std::string_view dims, const FragmentLayout& l, Type t,
+                    const LayoutFormula& f, bool matrix, bool lanes, std::string_view what) {
+  const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(op.front())));
+  os << fmt::format("{}: {} x {} {} ({}){}{}, layout {} ({})\n", op, l.rows, l.cols, name(t), dims,
+                    l.problems > 1 ? fmt::format(", {} independent problems", l.problems) : "",
+                    what.empty() ? "" : fmt::format(", {}", what), l.name, f.source);
+  os << fmt::format("   {} {}-bit register{} x {} element{} per {}; element i = r*{} + e{}\n", l.regs,
+                    t == Type::f64 ? 64 : 32, l.regs == 1 ? "" : "s", l.elems_per_reg, l.elems_per_reg == 1 ? "" : "s",
+                    l.lanes > 32 ? "thread" : "lane", l.elems_per_reg,
+                    l.problems > 1 ? fmt::format("; problem = {}", f.problem) : "");
+  os << fmt::format("   row = {}    col = {}\n", f.row, f.col);
+
+  if (matrix) {
+    for (int p = 0; p < l.problems; ++p) {
+      os << "\n";
+      if (l.problems > 1) os << fmt::format("   problem {} (lanes {})\n", p, problem_lanes(l, p));
+      Table t;
+      std::vector<std::string> header = {std::string(op)};
+      for (int c = 0; c < l.cols; ++c) header.push_back(fmt::format("{}", c));
+      t.push_back(std::move(header));
+      for (int r = 0; r < l.rows; ++r) {
+        std::vector<std::string> row = {fmt::format("{}", r)};
+        for (int c = 0; c < l.cols; ++c) row.push_back(slot_text(l, l.slot(p, r, c)));
+        t.push_back(std::move(row));
+      }
+      print_table(os, t, "   ");
+    }
+  }
+  if (lanes) {
+    os << "\n";
+    Table t;
+    for (int lane = 0; lane < l.lanes; ++lane) {
+      std::vector<std::string> row = {fmt::format("T{}", lane)};
+      for (int r = 0; r < l.regs; ++r)
+        for (int e = 0; e < l.elems_per_reg; ++e) {
+          const FragmentCoord& c = l.coord(lane, r, e);
+          const int i = r * l.elems_per_reg + e;
+          row.push_back(l.problems > 1 ? fmt::format("{}{}:p{}({},{})", letter, i, c.problem, c.row, c.col)
+                                       : fmt::format("{}{}:({},{})", letter, i, c.row, c.col));
+        }
+      t.push_back(std::move(row));
+    }
+    print_table(os, t, "   ", false);
+  }
+  os << "\n";
+}
+
+}  // namespace ptxmma::cli

@@ -1,0 +1,25 @@
+// Printing fragment layouts as tables (ptxmma layout, for mma and wgmma).
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/layout/fragment_layout.hpp"
+#include "sim/layout/layout_loader.hpp"
+#include "sim/numeric/type.hpp"
+
+namespace ptxmma::cli {
+
+using Table = std::vector<std::vector<std::string>>;
+
+// Column 0 left-aligned (row labels), the rest right-aligned (or left-aligned), two spaces apart.
+void print_table(std::ostream& os, const Table& t, const std::string& indent, bool right = true);
+
+// One operand: a header line, the formulas, the matrix view (which lane/register/element holds each
+// cell) and the lane view (what each register element of each lane holds).
+//   op     "A", "B", "C", "D";  dims "M x K", ...;  `what` extra words after the layout's shape
+void print_fragment(std::ostream& os, std::string_view op, std::string_view dims, const FragmentLayout& l, Type t,
+                    const LayoutFormula& f, bool matrix, bool lanes, std::string_view what = {});
+
+}  // namespace ptxmma::cli

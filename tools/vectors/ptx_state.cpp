@@ -1,0 +1,266 @@
+#include "tools/vectors/ptx_state.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <set>
+
+#include "sim/error.hpp"
+#include "sim/numeric/exact.hpp"
+#include "tools/vectors/value_text.hpp"
+
+namespace ptxmma {
+namespace {
+
+std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
+  const std::string s = n.Scalar();
+  std::uint32_t mask = 0;
+  std::size_t p = 0;
+  while (p <= s.size()) {
+    std::size_t q = s.find(',', p);
+    if (q == std::string::npos) q = s.size();
+    std::string part = s.substr(p, q - p);
+    std::erase_if(part, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    int lo = 0, hi = 0;
+    const std::size_t dash = part.find('-');
+    const auto num = [&](std::string_view t, int& out) {
+      const auto [e, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+      return ec == std::errc() && e == t.data() + t.size() && out >= 0 && out < 32;
+    };
+    const bool ok = dash == std::string::npos ? (num(part, lo) && (hi = lo, true))
+                                              : (num(std::string_view(part).substr(0, dash), lo) &&
+                                                 num(std::string_view(part).substr(dash + 1), hi) && lo <= hi);
+    if (!ok) f.fail(n, fmt::format("bad lane list '{}' (e.g. 0-3,8)", s));
+    for (int l = lo; l <= hi; ++l) mask |= 1U << l;
+    p = q + 1;
+  }
+  return mask;
+}
+
+void check_keys(const YamlFile& f, const YAML::Node& map, std::initializer_list<std::string_view> keys) {
+  for (const auto& kv : map) {
+    const std::string k = kv.first.Scalar();
+    bool ok = false;
+    for (const auto x : keys) ok = ok || x == k;
+    if (!ok) {
+      std::string list;
+      for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
+      f.fail(kv.first, fmt::format("unknown key '{}' (expected {})", k, list));
+    }
+  }
+}
+
+std::uint64_t value_of(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType type, int lane) {
+  if (!n.IsScalar()) f.fail(n, "expected a value");
+  if (n.Scalar() == "lane") return static_cast<std::uint64_t>(lane);
+  try {
+    return parse_value_text(n.Scalar(), width, type);
+  } catch (const Error& e) {
+    f.fail(n, e.what());
+  }
+}
+
+std::uint64_t integer_of(const YamlFile& f, const YAML::Node& n, const char* what) {
+  try {
+    return parse_value_text(n.Scalar(), 64, ptx::PtxType::u64);
+  } catch (const Error& e) {
+    f.fail(n, fmt::format("{}: {}", what, e.what()));
+  }
+}
+
+std::vector<std::uint8_t> hex_bytes(const YamlFile& f, const YAML::Node& n) {
+  std::vector<std::uint8_t> out;
+  std::string digits;
+  for (const char c : n.Scalar()) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '_' || c == ',') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c))) f.fail(n, fmt::format("'bytes' takes hex digits, found '{}'", c));
+    digits += c;
+  }
+  if (digits.size() % 2) f.fail(n, "'bytes' has an odd number of hex digits");
+  for (std::size_t i = 0; i < digits.size(); i += 2)
+    out.push_back(static_cast<std::uint8_t>(std::stoul(digits.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+// The bytes of a memory block: bytes: "hex" | type + values: [...] | type + ramp: {start, step, count}.
+std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
+  if (b["bytes"]) return hex_bytes(f, b["bytes"]);
+  if (!b["type"]) f.fail(b, "a memory block needs 'bytes', or 'type' with 'values' or 'ramp'");
+  const auto t = ptx::parse_ptx_type(b["type"].Scalar());
+  if (!t || !ptx::declarable(*t) || *t == ptx::PtxType::pred)
+    f.fail(b["type"], fmt::format("'{}' is not a memory element type (b8..b64, u/s8..64, f16, f16x2, bf16, bf16x2, f32, f64)",
+                                  b["type"].Scalar()));
+  const int w = ptx::bits(*t);
+  std::vector<std::uint8_t> out;
+  const auto put = [&](std::uint64_t v) {
+    for (int i = 0; i < w / 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  };
+  if (const YAML::Node vs = b["values"]) {
+    if (vs.IsSequence()) {
+      for (const auto& v : vs) put(value_of(f, v, w, *t, 0));
+    } else {
+      f.fail(vs, "'values' takes a list");
+    }
+    return out;
+  }
+  if (const YAML::Node r = b["ramp"]) {
+    check_keys(f, r, {"start", "step", "count"});
+    const auto start = parse_decimal(r["start"] ? r["start"].Scalar() : "0");
+    const auto step = parse_decimal(r["step"] ? r["step"].Scalar() : "1");
+    if (!start || !step || start->cls == FpClass::nan || step->cls == FpClass::nan ||
+        start->cls == FpClass::infinity || step->cls == FpClass::infinity)
+      f.fail(r, "'ramp' takes finite decimal start and step");
+    if (!r["count"]) f.fail(r, "'ramp' needs 'count'");
+    const std::uint64_t count = integer_of(f, r["count"], "count");
+    if (count > (1U << 20)) f.fail(r["count"], "'count' is too large");
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const Rational x = start->value + step->value * static_cast<long long>(i);
+      ExactValue e;
+      e.cls = x == 0 ? FpClass::zero : FpClass::normal;
+      e.negative = x < 0;
+      e.value = x;
+      const auto elem = ptx::element_format(*t);
+      if (elem && ptx::lanes_of(*t) == 1) {
+        put(round_exact(*elem, e, ConvertFlags{}));
+      } else {
+        if (denominator(x) != 1) f.fail(r, fmt::format("ramp value {} is not an integer, as {} needs", to_decimal(x), ptx::name(*t)));
+        put(static_cast<std::uint64_t>(static_cast<std::int64_t>(numerator(x))));
+      }
+    }
+    return out;
+  }
+  f.fail(b, "a typed memory block needs 'values' or 'ramp'");
+}
+
+void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, std::uint64_t base) {
+  if (!list.IsSequence()) f.fail(list, "expected a list of blocks (- {address: ..., bytes: ...})");
+  for (const auto& b : list) {
+    if (!b.IsMap()) f.fail(b, "expected a block {address: ..., bytes: ... | type: ..., values: [...]}");
+    check_keys(f, b, {"address", "bytes", "type", "values", "ramp"});
+    if (!b["address"]) f.fail(b, "a block needs 'address'");
+    const std::uint64_t a = integer_of(f, b["address"], "address");
+    const auto bytes = block_bytes(f, b);
+    try {
+      mem.write(base + a, bytes.data(), bytes.size());
+    } catch (const Error& e) {
+      f.fail(b, e.what());
+    }
+  }
+}
+
+}  // namespace
+
+PtxState PtxState::load(const std::string& path) {
+  PtxState s;
+  s.file_ = YamlFile::load(path);
+  s.empty_ = false;
+  const YAML::Node& r = s.file_.root;
+  if (!r || r.IsNull()) {
+    s.empty_ = true;
+    return s;
+  }
+  if (!r.IsMap()) s.file_.fail(r, "the state is a map (registers, shared, global, const, params, ntid, ...)");
+  check_keys(s.file_, r,
+             {"registers", "shared", "global", "const", "params", "ntid", "warpid", "ctaid", "nctaid", "shared_size",
+              "dynamic_shared"});
+  return s;
+}
+
+void PtxState::configure(InterpreterOptions& o) const {
+  if (empty_) return;
+  const YamlFile& f = file_;
+  const YAML::Node& r = f.root;
+  const auto triple = [&](const char* key, std::array<int, 3>& out) {
+    const YAML::Node n = r[key];
+    if (!n) return;
+    if (!n.IsSequence() || n.size() < 1 || n.size() > 3) f.fail(n, fmt::format("'{}' takes [x, y, z]", key));
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const std::uint64_t v = integer_of(f, n[i], key);
+      if (v > 1024) f.fail(n[i], fmt::format("'{}' value {} is out of range", key, v));
+      out[i] = static_cast<int>(v);
+    }
+  };
+  triple("ntid", o.ntid);
+  triple("ctaid", o.ctaid);
+  triple("nctaid", o.nctaid);
+  if (r["warpid"]) o.warpid = static_cast<int>(integer_of(f, r["warpid"], "warpid"));
+  if (r["shared_size"]) o.shared_bytes = integer_of(f, r["shared_size"], "shared_size");
+  if (r["dynamic_shared"]) o.dynamic_shared = integer_of(f, r["dynamic_shared"], "dynamic_shared");
+}
+
+void PtxState::apply(Machine& m) const {
+  if (empty_) return;
+  const YamlFile& f = file_;
+  const YAML::Node& r = f.root;
+  const ptx::Program& p = m.program();
+  if (const YAML::Node regs = r["registers"]) {
+    if (!regs.IsMap()) f.fail(regs, "'registers' is a map from register name to value");
+    for (const auto& kv : regs) {
+      const std::string name = kv.first.Scalar();
+      const int idx = p.find_register(name);
+      if (idx < 0) f.fail(kv.first, fmt::format("register {} is not declared in {}", name, p.file));
+      const ptx::PtxType t = p.registers[static_cast<std::size_t>(idx)].type;
+      const int w = ptx::bits(t);
+      const YAML::Node& v = kv.second;
+      if (v.IsScalar()) {
+        for (int lane = 0; lane < 32; ++lane) m.set_reg(lane, idx, value_of(f, v, w, t, lane));
+      } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
+        for (const auto& part : v) {
+          check_keys(f, part, {"lanes", "value"});
+          if (!part["lanes"] || !part["value"]) f.fail(part, "expected {lanes: ..., value: ...}");
+          const std::uint32_t lanes = parse_lanes(f, part["lanes"]);
+          for (int lane = 0; lane < 32; ++lane)
+            if ((lanes >> lane) & 1U) m.set_reg(lane, idx, value_of(f, part["value"], w, t, lane));
+        }
+      } else if (v.IsSequence()) {
+        if (v.size() != 32) f.fail(v, fmt::format("a list of values per lane needs 32 entries, found {}", v.size()));
+        for (int lane = 0; lane < 32; ++lane) m.set_reg(lane, idx, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane));
+      } else if (v.IsMap()) {
+        check_keys(f, v, {"lanes", "value"});
+        if (!v["lanes"] || !v["value"]) f.fail(v, "expected {lanes: ..., value: ...}");
+        const std::uint32_t lanes = parse_lanes(f, v["lanes"]);
+        for (int lane = 0; lane < 32; ++lane)
+          if ((lanes >> lane) & 1U) m.set_reg(lane, idx, value_of(f, v["value"], w, t, lane));
+      } else {
+        f.fail(v, "expected a value, a list of 32 values, or {lanes: ..., value: ...}");
+      }
+    }
+  }
+  if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared, 0);
+  if (const YAML::Node n = r["global"]) load_memory(f, n, m.global, 0);
+  if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant, 0);
+  if (const YAML::Node ps = r["params"]) {
+    const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
+      std::vector<std::uint8_t> bytes;
+      if (val.IsMap()) {
+        check_keys(f, val, {"bytes", "type", "values", "ramp"});
+        bytes = block_bytes(f, val);
+      } else {
+        const int w = ptx::bits(v.type);
+        if (v.size * 8 != static_cast<std::uint64_t>(w))
+          f.fail(val, fmt::format("parameter {} is an array of {} bytes: give {{bytes: ...}} or {{type: ..., values: [...]}}",
+                                  v.name, v.size));
+        const std::uint64_t x = value_of(f, val, w, v.type, 0);
+        for (int i = 0; i < w / 8; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+      }
+      if (bytes.size() > v.size)
+        f.fail(val, fmt::format("{} bytes for parameter {} of {} bytes", bytes.size(), v.name, v.size));
+      m.param.write(v.address, bytes.data(), bytes.size());
+    };
+    if (ps.IsMap()) {
+      for (const auto& kv : ps) {
+        const ptx::Variable* v = p.find_param(kv.first.Scalar());
+        if (!v) f.fail(kv.first, fmt::format("'{}' is not a parameter of {}", kv.first.Scalar(), p.entry.empty() ? "the snippet" : p.entry));
+        set_param(*v, kv.second);
+      }
+    } else if (ps.IsSequence()) {
+      if (ps.size() > p.params.size())
+        f.fail(ps, fmt::format("{} values for {} parameters", ps.size(), p.params.size()));
+      for (std::size_t i = 0; i < ps.size(); ++i) set_param(p.params[i], ps[i]);
+    } else {
+      f.fail(ps, "'params' is a map (name: value) or a list in parameter order");
+    }
+  }
+}
+
+}  // namespace ptxmma

@@ -1,0 +1,28 @@
+// The initial state of a `ptxmma run`: registers per lane, shared/global/const memory, kernel
+// parameters and the launch geometry, read from a YAML file (docs/state-format.md).
+#pragma once
+#include <string>
+
+#include "sim/catalog/yaml_file.hpp"
+#include "sim/exec/interpreter.hpp"
+
+namespace ptxmma {
+
+class PtxState {
+ public:
+  // Reads the file; errors name file:line:col.
+  static PtxState load(const std::string& path);
+  // An empty state (every register and shared byte zero).
+  PtxState() = default;
+
+  // Launch geometry and memory sizes into the interpreter's options (before the Machine exists).
+  void configure(InterpreterOptions& o) const;
+  // Registers, memory and parameters into a machine built for `m.program()`.
+  void apply(Machine& m) const;
+
+ private:
+  YamlFile file_;
+  bool empty_ = true;
+};
+
+}  // namespace ptxmma

@@ -1,0 +1,170 @@
+#include "tools/vectors/wgmma_replay.hpp"
+
+#include <fmt/format.h>
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "isa/wgmma_instruction.hpp"
+#include "sim/catalog/wgmma_catalog.hpp"
+#include "sim/error.hpp"
+#include "sim/exec/wgmma.hpp"
+#include "sim/numeric/packing.hpp"
+#include "tools/vectors/word_format.hpp"
+
+namespace ptxmma {
+namespace {
+
+int storage_bits(Type t) { return t == Type::tf32 ? 32 : info(t).bits; }
+
+// The first failing case: its header and the D elements that differ (at most 16 of them).
+std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const WgmmaVariant& v,
+                        const WgmmaExecutor& x, const WgmmaGoldenCase& c, int index,
+                        const std::vector<std::uint32_t>& got) {
+  std::string out = fmt::format("first failure: {} case {}", e.label(), index);
+  if (!set.families.empty()) out += fmt::format(" (family {})", set.family_of(e.index, index));
+  out += "\n";
+  const auto desc = [](std::uint64_t d) {
+    try {
+      return fmt::format("{:#018x} ({})", d, MatrixDescriptor::decode(d).text());
+    } catch (const Error& err) {
+      return std::string(err.what());
+    }
+  };
+  if (e.operands.a_source == ASource::descriptor) out += fmt::format("  A descriptor {}\n", desc(c.desc_a));
+  out += fmt::format("  B descriptor {}\n", desc(c.desc_b));
+  out += fmt::format("  scale-d {}, shared image {} bytes at {:#x}, model {}\n", c.scale_d ? 1 : 0, c.image.size(),
+                     c.smem_base, x.model().name);
+  const FragmentLayout& ld = *v.ld;
+  const int bits = storage_bits(v.d);
+  int shown = 0;
+  long total = 0;
+  for (int row = 0; row < ld.rows; ++row)
+    for (int col = 0; col < ld.cols; ++col) {
+      const FragmentSlot& s = ld.slot(0, row, col);
+      const std::size_t w = static_cast<std::size_t>(s.lane * ld.regs + s.reg);
+      const std::uint32_t want = get_element(c.d[w], bits, s.elem), mine = get_element(got[w], bits, s.elem);
+      if (want == mine) continue;
+      ++total;
+      if (shown++ >= 16) continue;
+      const std::uint32_t before = c.scale_d ? get_element(c.c[w], bits, s.elem) : 0;
+      out += fmt::format("  D[{}][{}] (thread {} register {}{}): C {}, expected {}, got {}\n", row, col, s.lane, s.reg,
+                         ld.elems_per_reg > 1 ? fmt::format(" element {}", s.elem) : "",
+                         c.scale_d ? fmt::format("{:#x} ({})", before, format_value(v.d, code_of(info(v.d), before)))
+                                   : "not read",
+                         fmt::format("{:#x} ({})", want, format_value(v.d, code_of(info(v.d), want))),
+                         fmt::format("{:#x} ({})", mine, format_value(v.d, code_of(info(v.d), mine))));
+    }
+  if (total > 16) out += fmt::format("  ... {} differing elements in all\n", total);
+  return out;
+}
+
+long count_mismatches(Type d, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
+  const int bits = storage_bits(d);
+  const int per = 32 / bits;
+  long n = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    for (int e = 0; e < per; ++e) n += get_element(want[i], bits, e) != get_element(got[i], bits, e);
+  return n;
+}
+
+VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const std::string& arch) {
+  VariantReplay r;
+  r.ptx = e.label();
+  r.cases = e.cases;
+  const WgmmaVariant* v = nullptr;
+  try {
+    v = parse_wgmma(e.ptx, arch).variant;
+  } catch (const Error& err) {
+    r.supported = false;
+    r.error = err.what();
+    r.failed_cases = e.cases;
+    return r;
+  }
+  r.family = v->family;
+  const std::string where = fmt::format("{}: variants[{}] ({})", set.manifest, e.index, e.label());
+  const int a_words = e.operands.a_source == ASource::registers ? v->a_regs() : 0;
+  if (e.n != v->shape.n) throw Error(fmt::format("{}: 'n' is {}, the instruction has N = {}", where, e.n, v->shape.n));
+  if (e.a_words != a_words || e.c_words != v->d_regs() || e.d_words != v->d_regs())
+    throw Error(fmt::format("{}: manifest gives words a={} c={} d={}, the instruction has a={} c={} d={}", where,
+                            e.a_words, e.c_words, e.d_words, a_words, v->d_regs(), v->d_regs()));
+  for (const auto& [op, t] : e.types) {
+    const Type want = op == "a" ? v->a : op == "b" ? v->b : v->d;
+    if (t != want)
+      throw Error(fmt::format("{}: types: {} is {}, the instruction has {}", where, op, name(t), name(want)));
+  }
+  const Model& model = models_for(arch).select(v->family, v->a, v->d);
+  spdlog::debug("{}: {} cases, model {}", e.label(), e.cases, model.name);
+  const WgmmaExecutor x(*v, model, e.operands);  // checks the immediates
+  const std::vector<WgmmaGoldenCase> cases = read_wgmma_golden_cases(e);
+  SharedMemory smem;
+  std::vector<std::uint32_t> got;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const WgmmaGoldenCase& c = cases[i];
+    smem.fill(0);
+    smem.write(c.smem_base, c.image, fmt::format("the shared image of {} case {}", e.label(), i));
+    WgmmaInputs in;
+    in.shared = &smem;
+    in.desc_a = c.desc_a;
+    in.a = c.a;
+    in.desc_b = c.desc_b;
+    in.scale_d = c.scale_d;
+    in.c = c.c;
+    got.assign(c.d.size(), 0);
+    try {
+      x.run(in, got);
+    } catch (const Error& err) {  // a descriptor or address the simulator rejects: the entry fails as a whole
+      r.supported = false;
+      r.error = fmt::format("case {}: {}", i, err.what());
+      r.failed_cases = e.cases;
+      r.failed_case_indices.clear();
+      for (int k = 0; k < e.cases; ++k) r.failed_case_indices.push_back(k);
+      return r;
+    }
+    const long bad = count_mismatches(v->d, c.d, got);
+    if (bad == 0) continue;
+    if (r.failed_cases == 0) r.first_failure = case_report(set, e, *v, x, c, static_cast<int>(i), got);
+    ++r.failed_cases;
+    r.failed_case_indices.push_back(static_cast<int>(i));
+    r.mismatched_values += bad;
+  }
+  return r;
+}
+
+}  // namespace
+
+ReplayReport replay_wgmma(const WgmmaGoldenSet& set, const std::string& arch, int jobs) {
+  ReplayReport r{set.set, set.device, set.sm, arch, {}, 0, 0};
+  wgmma_catalog();  // broken configuration is fatal, not a per-entry failure
+  models_for(arch);
+  r.variants.resize(set.entries.size());
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mu;
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < set.entries.size(); i = next++) {
+      try {
+        r.variants[i] = replay_entry(set, set.entries[i], arch);
+      } catch (...) {
+        const std::lock_guard lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+  for (const auto& v : r.variants) {
+    r.failed_cases += v.failed_cases;
+    r.passed_cases += v.cases - v.failed_cases;
+  }
+  return r;
+}
+
+}  // namespace ptxmma
