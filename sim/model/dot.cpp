@@ -119,7 +119,9 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
   const Rounding mode = out.round;
   Unrounded v{neg, cut, mag, false};
   if (out.frac) v = narrow(v, d, *out.frac, mode);
-  const std::uint64_t code = round_to(d, v, ConvertFlags{mode, false, false, true});
+  std::uint64_t code = round_to(d, v, ConvertFlags{mode, false, false, true});
+  // A block never gives -0: a negative sum that rounds to zero is +0 (docs/hardware/wgmma-sm90.md).
+  if (code == info(d).sign_bit()) code = 0;
   if (trace)
     trace->lines.push_back(fmt::format("  E = {}, kept down to 2^{}; sum = {}{:#x} x 2^{}; rounded ({}) to {}{} {}", e_max,
                                        cut, neg ? "-" : "", static_cast<std::uint64_t>(mag), cut, name(mode), name(d),

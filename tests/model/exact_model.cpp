@@ -105,9 +105,10 @@ std::uint64_t block_model(const Model& m, const DotRequest& r) {
         if (sum == 0) {
           acc = 0;
         } else {
-          // A narrowed sum that vanishes keeps the sign of the sum, as a rounding into d would.
+          // A block never gives -0: a sum that rounds to zero is +0.
           const Rational v = out.frac ? to_grid(sum, pow2(exponent_of(r.d, sum) - *out.frac), mode) : sum;
-          acc = v == 0 ? (sum < 0 ? info(r.d).sign_bit() : 0) : round_value(r.d, v, ConvertFlags{mode, false, false, true});
+          acc = v == 0 ? 0 : round_value(r.d, v, ConvertFlags{mode, false, false, true});
+          if (acc == info(r.d).sign_bit()) acc = 0;
         }
       }
     }
