@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
+#include "tools/vectors/data_file.hpp"
 
 namespace ptxmma {
 namespace {
@@ -85,20 +86,15 @@ GoldenSet read_golden_set(const std::string& dir) {
 }
 
 std::vector<GoldenCase> read_golden_cases(const GoldenVariant& v) {
-  std::ifstream in(v.file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open ({})", v.file, v.ptx));
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::uint64_t>(in.tellg());
+  const std::vector<std::uint8_t> bytes = read_data_file(v.file);  // the .bin, or its .xz
+  const auto size = static_cast<std::uint64_t>(bytes.size());
   const std::uint64_t lane_words = static_cast<std::uint64_t>(v.words.total());
   const std::uint64_t expected = static_cast<std::uint64_t>(v.cases) * 32 * lane_words * 4;
   if (size != expected)
-    throw Error(fmt::format("{}: {} bytes, but the manifest's {} cases x 32 lanes x {} words need {}{}", v.file, size,
-                            v.cases, lane_words, expected, size < expected ? " (truncated?)" : ""));
-  in.seekg(0);
+    throw Error(fmt::format("{}: {} bytes, but the manifest's {} cases x 32 lanes x {} words need {}{}",
+                            resolve_data_file(v.file), size, v.cases, lane_words, expected,
+                            size < expected ? " (truncated?)" : ""));
   std::vector<std::uint32_t> all(static_cast<std::size_t>(expected / 4));
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(expected));
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(expected));
-  if (!in) throw Error(fmt::format("{}: read error", v.file));
   for (std::size_t i = 0; i < all.size(); ++i)  // little-endian words, whatever the host
     all[i] = bytes[4 * i] | (bytes[4 * i + 1] << 8) | (bytes[4 * i + 2] << 16) |
              (static_cast<std::uint32_t>(bytes[4 * i + 3]) << 24);
