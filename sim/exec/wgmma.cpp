@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
 
@@ -115,10 +116,24 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
   if (in.scale_d) check_words(in.c, ld.regs, "C");
   check_words(d, ld.regs, "D");
   const Operands ops = fetch(in);
+  // Each A and B element decoded once (the engines' fast path), not once per output element.
+  const auto terms = [](Type t, const std::vector<std::uint64_t>& codes) {
+    const Term* table = term_table(t);
+    std::vector<Term> out(codes.size());
+    for (std::size_t i = 0; i < codes.size(); ++i) out[i] = table ? table[codes[i]] : make_term(t, codes[i]);
+    return out;
+  };
+  const std::vector<Term> a = terms(v_.a, ops.a), b = terms(v_.b, ops.b);
+  const int k = v_.shape.k;
   const int bits = storage_bits(v_.d);
   for (int row = 0; row < ld.rows; ++row)
     for (int col = 0; col < ld.cols; ++col) {
-      const std::uint64_t code = dot(m_, request(ops, in.c, in.scale_d, row, col));
+      const DotRequest r = request(ops, in.c, in.scale_d, row, col);
+      const Term c = make_term(v_.d, r.c_code);
+      const DotOperands o{r.a, r.b, r.c, r.d, a.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(k),
+                          b.data() + static_cast<std::size_t>(col) * static_cast<std::size_t>(k), k, &c, r.rounding,
+                          r.satfinite, r.bitop};
+      const std::uint64_t code = dot(m_, o);
       const FragmentSlot& s = ld.slot(0, row, col);
       std::uint32_t& word = d[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
       word = set_element(word, bits, s.elem, static_cast<std::uint32_t>(container_of(info(v_.d), code)));
