@@ -57,8 +57,8 @@ struct BlockFma {
     std::optional<int> exp_floor;
     std::optional<int> frac;
   };
-  Output f32{Rounding::rz, std::nullopt};
-  Output f16{Rounding::rn, std::nullopt};
+  Output f32{Rounding::rz, {}, {}};
+  Output f16{Rounding::rn, {}, {}};
   [[nodiscard]] const Output& output(Type d) const { return d == Type::f16 ? f16 : f32; }
   CEntry c_entry = CEntry::first_block;
   Rounding final_add_round = Rounding::rn;

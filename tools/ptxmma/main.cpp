@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   ptxmma::cli::add_bench_command(app);
   ptxmma::cli::add_explain_command(app);
   ptxmma::cli::add_run_command(app);
+  ptxmma::cli::add_test_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -151,8 +151,13 @@ void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, std::ui
 }  // namespace
 
 PtxState PtxState::load(const std::string& path) {
+  const YamlFile f = YamlFile::load(path);
+  return from_node(f.path, f.root);
+}
+
+PtxState PtxState::from_node(const std::string& path, const YAML::Node& root) {
   PtxState s;
-  s.file_ = YamlFile::load(path);
+  s.file_ = YamlFile{path, root};
   s.empty_ = false;
   const YAML::Node& r = s.file_.root;
   if (!r || r.IsNull()) {

@@ -12,6 +12,9 @@ class PtxState {
  public:
   // Reads the file; errors name file:line:col.
   static PtxState load(const std::string& path);
+  // The same from a node of an already-read YAML file (a test vector's `init:`); errors name
+  // `path` and the node's line and column.
+  static PtxState from_node(const std::string& path, const YAML::Node& root);
   // An empty state (every register and shared byte zero).
   PtxState() = default;
 

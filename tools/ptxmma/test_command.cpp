@@ -1,0 +1,41 @@
+// `ptxmma test FILE... [--jobs N]`: runs YAML test vectors (docs/test-vectors.md), one line per
+// case `PASS|FAIL file: case name` (a failure followed by its differing cells or registers), then
+// `test: N passed, M failed`. Exit status 1 on any failure or error. Cases run on N threads; the
+// output is the same for any N.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/test_vectors.hpp"
+
+namespace ptxmma::cli {
+
+void add_test_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("test", "run YAML test vector files and compare exact bits");
+  struct Opts {
+    std::vector<std::string> files;
+    int jobs = 1;
+  };
+  auto opts = std::make_shared<Opts>();
+  cmd->add_option("FILE", opts->files, "vector files (docs/test-vectors.md)")->required();
+  cmd->add_option("--jobs,-j", opts->jobs, "cases run in parallel (default 1)")->check(CLI::Range(1, 64));
+  cmd->callback([opts] {
+    const std::vector<CaseResult> results = run_vector_files(opts->files, opts->jobs);
+    int passed = 0, failed = 0;
+    std::string out;
+    for (const CaseResult& r : results) {
+      out += fmt::format("{} {}: {}\n", r.passed ? "PASS" : "FAIL", r.file, r.name);
+      out += r.detail;
+      (r.passed ? passed : failed)++;
+    }
+    out += fmt::format("test: {} passed, {} failed\n", passed, failed);
+    std::cout << out << std::flush;
+    if (failed) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace ptxmma::cli

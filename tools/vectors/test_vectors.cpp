@@ -1,0 +1,541 @@
+#include "tools/vectors/test_vectors.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <utility>
+
+#include "isa/mma_instruction.hpp"
+#include "isa/ptx_parser.hpp"
+#include "sim/error.hpp"
+#include "sim/exec/interpreter.hpp"
+#include "sim/exec/mma.hpp"
+#include "sim/model/model.hpp"
+#include "sim/numeric/packing.hpp"
+#include "tools/vectors/ptx_state.hpp"
+#include "tools/vectors/value_text.hpp"
+
+namespace ptxmma {
+
+using Matrix = std::vector<std::vector<std::uint64_t>>;
+
+// Expected bits of one register on some lanes.
+struct RegExpect {
+  int reg = -1;
+  std::string name;
+  std::uint32_t lanes = 0;
+  std::array<std::uint64_t, 32> bits{};
+};
+
+struct VectorCase {
+  std::string name;
+  std::string target;
+  bool is_mma = false;
+  // instruction case
+  MmaInstruction ins;
+  const MmaVariant* v = nullptr;
+  const Model* model = nullptr;
+  std::vector<std::uint32_t> a, b, c;
+  Matrix d;
+  // snippet case
+  std::shared_ptr<const ptx::Program> program;
+  std::shared_ptr<const PtxState> state;
+  std::uint64_t max_steps = 1'000'000;
+  std::vector<RegExpect> regs;
+};
+
+namespace {
+
+constexpr int kMaxReported = 64;
+
+std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
+
+void check_keys(const YamlFile& f, const YAML::Node& map, std::initializer_list<std::string_view> keys,
+                std::string_view where) {
+  for (const auto& kv : map) {
+    const std::string k = kv.first.Scalar();
+    bool ok = false;
+    for (const auto x : keys) ok = ok || x == k;
+    if (!ok) {
+      std::string list;
+      for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
+      f.fail(kv.first, fmt::format("unknown key '{}' in {} (expected {})", k, where, list));
+    }
+  }
+}
+
+// yaml-cpp keeps both entries of a repeated key; every map of the file is checked (no recursion).
+void check_duplicates(const YamlFile& f) {
+  std::vector<YAML::Node> stack{f.root};
+  while (!stack.empty()) {
+    const YAML::Node n = stack.back();
+    stack.pop_back();
+    if (n.IsMap()) {
+      std::set<std::string> seen;
+      for (const auto& kv : n) {
+        if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second)
+          f.fail(kv.first, fmt::format("duplicate key '{}'", kv.first.Scalar()));
+        stack.push_back(kv.second);
+      }
+    } else if (n.IsSequence()) {
+      for (const auto& e : n) stack.push_back(e);
+    }
+  }
+}
+
+std::string scalar_of(const YamlFile& f, const YAML::Node& n, const char* what) {
+  if (!n.IsScalar()) f.fail(n, fmt::format("'{}' takes a single value", what));
+  return n.Scalar();
+}
+
+std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
+  const std::string s = n.IsScalar() ? n.Scalar() : std::string();
+  std::uint32_t mask = 0;
+  std::size_t p = 0;
+  while (p <= s.size()) {
+    std::size_t q = s.find(',', p);
+    if (q == std::string::npos) q = s.size();
+    std::string part = s.substr(p, q - p);
+    std::erase_if(part, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+    int lo = 0, hi = 0;
+    const std::size_t dash = part.find('-');
+    const auto num = [&](std::string_view t, int& out) {
+      const auto [e, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+      return ec == std::errc() && e == t.data() + t.size() && out >= 0 && out < 32;
+    };
+    const bool ok = dash == std::string::npos ? (num(part, lo) && (hi = lo, true))
+                                              : (num(std::string_view(part).substr(0, dash), lo) &&
+                                                 num(std::string_view(part).substr(dash + 1), hi) && lo <= hi);
+    if (!ok) f.fail(n, fmt::format("bad lane list '{}' (e.g. 0-3,8)", s));
+    for (int l = lo; l <= hi; ++l) mask |= 1U << l;
+    p = q + 1;
+  }
+  return mask;
+}
+
+// ---- matrices ----
+
+struct OperandInfo {
+  const FragmentLayout* l;
+  Type t;
+  int bits;
+  int rows, cols;  // stacked: problems x layout rows
+};
+
+OperandInfo operand_info(const MmaVariant& v, Operand o) {
+  const FragmentLayout& l = v.layout(o);
+  return {&l, v.type(o), element_bits(v.type(o), v.container), l.problems * l.rows, l.cols};
+}
+
+std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const OperandInfo& oi,
+                         const std::string& where) {
+  try {
+    return parse_value_text(std::string(name(oi.t)) + " " + tok, oi.bits, ptx::PtxType::b32);
+  } catch (const Error& e) {
+    f.fail(at, fmt::format("{}: {}", where, e.what()));
+  }
+}
+
+std::vector<std::string> split_ws(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string w;
+  while (in >> w) {
+    if (!w.empty() && w.back() == ',') w.pop_back();
+    if (!w.empty()) out.push_back(w);
+  }
+  return out;
+}
+
+// A whole matrix: a list of rows (each a list of values, or one string of values separated by
+// spaces; b1 rows may be strings of 0/1 digits), or a single value filling every cell.
+Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v, Operand o) {
+  const OperandInfo oi = operand_info(v, o);
+  const std::string op(name(o));
+  const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows, oi.cols, name(oi.t));
+  Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
+  if (n.IsScalar()) {
+    const std::uint64_t x = cell_value(f, n, n.Scalar(), oi, op);
+    for (auto& r : m) std::fill(r.begin(), r.end(), x);
+    return m;
+  }
+  if (!n.IsSequence())
+    f.fail(n, fmt::format("{}: expected a list of {} rows (a {}) or a single value", op, oi.rows, shape));
+  if (n.size() != static_cast<std::size_t>(oi.rows))
+    f.fail(n, fmt::format("{}: expected {} rows (a {}), found {}", op, oi.rows, shape, n.size()));
+  for (int r = 0; r < oi.rows; ++r) {
+    const YAML::Node row = n[static_cast<std::size_t>(r)];
+    std::vector<std::pair<std::string, YAML::Node>> toks;
+    if (row.IsScalar()) {
+      for (const auto& w : split_ws(row.Scalar())) {
+        if (oi.t == Type::b1 && w.size() > 1 && w.find_first_not_of("01_") == std::string::npos) {
+          for (const char ch : w)
+            if (ch != '_') toks.emplace_back(std::string(1, ch), row);
+        } else {
+          toks.emplace_back(w, row);
+        }
+      }
+    } else if (row.IsSequence()) {
+      for (const auto& x : row) {
+        if (!x.IsScalar()) f.fail(x, fmt::format("{} row {}: expected a value", op, r));
+        toks.emplace_back(x.Scalar(), x);
+      }
+    } else {
+      f.fail(row, fmt::format("{} row {}: expected a list of values or a string of values", op, r));
+    }
+    if (toks.size() != static_cast<std::size_t>(oi.cols))
+      f.fail(row, fmt::format("{} row {}: expected {} values (a {}), found {}", op, r, oi.cols, shape, toks.size()));
+    for (int c = 0; c < oi.cols; ++c) {
+      const auto& [tok, at] = toks[static_cast<std::size_t>(c)];
+      m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
+          cell_value(f, at, tok, oi, fmt::format("{}[{}][{}]", op, r, c));
+    }
+  }
+  return m;
+}
+
+std::string typed_cell(std::uint64_t bits, const OperandInfo& oi) {
+  return fmt::format("{} ({})", hex_text(bits, oi.bits), typed_text(bits, oi.bits, parse_view(name(oi.t), oi.bits)));
+}
+
+// ---- registers of a snippet ----
+
+std::uint64_t reg_value(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType t, int lane) {
+  if (!n.IsScalar()) f.fail(n, "expected a value");
+  if (n.Scalar() == "lane") return static_cast<std::uint64_t>(lane);
+  try {
+    return parse_value_text(n.Scalar(), width, t);
+  } catch (const Error& e) {
+    f.fail(n, e.what());
+  }
+}
+
+std::vector<RegExpect> parse_expected_registers(const YamlFile& f, const YAML::Node& regs, const ptx::Program& p) {
+  if (!regs.IsMap()) f.fail(regs, "'registers' is a map from register name to value");
+  std::vector<RegExpect> out;
+  for (const auto& kv : regs) {
+    RegExpect e;
+    e.name = kv.first.Scalar();
+    e.reg = p.find_register(e.name);
+    if (e.reg < 0) f.fail(kv.first, fmt::format("register {} is not declared in the snippet", e.name));
+    const ptx::PtxType t = p.registers[static_cast<std::size_t>(e.reg)].type;
+    const int w = ptx::bits(t);
+    const YAML::Node& v = kv.second;
+    const auto part = [&](const YAML::Node& pn) {
+      check_keys(f, pn, {"lanes", "value"}, "a lane group");
+      if (!pn["lanes"] || !pn["value"]) f.fail(pn, "expected {lanes: ..., value: ...}");
+      const std::uint32_t lanes = parse_lanes(f, pn["lanes"]);
+      for (int lane = 0; lane < 32; ++lane)
+        if ((lanes >> lane) & 1U) e.bits[static_cast<std::size_t>(lane)] = reg_value(f, pn["value"], w, t, lane);
+      e.lanes |= lanes;
+    };
+    if (v.IsScalar()) {
+      for (int lane = 0; lane < 32; ++lane) e.bits[static_cast<std::size_t>(lane)] = reg_value(f, v, w, t, lane);
+      e.lanes = 0xffffffffU;
+    } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
+      for (const auto& pn : v) {
+        if (!pn.IsMap()) f.fail(pn, "expected {lanes: ..., value: ...}");
+        part(pn);
+      }
+    } else if (v.IsSequence()) {
+      if (v.size() != 32) f.fail(v, fmt::format("a list of values per lane needs 32 entries, found {}", v.size()));
+      for (int lane = 0; lane < 32; ++lane)
+        e.bits[static_cast<std::size_t>(lane)] = reg_value(f, v[static_cast<std::size_t>(lane)], w, t, lane);
+      e.lanes = 0xffffffffU;
+    } else if (v.IsMap()) {
+      part(v);
+    } else {
+      f.fail(v, "expected a value, a list of 32 values, or {lanes: ..., value: ...}");
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::string resolve(const std::string& file, const std::string& rel) {
+  const std::filesystem::path p(rel);
+  if (p.is_absolute()) return rel;
+  return (std::filesystem::path(file).parent_path() / p).lexically_normal().string();
+}
+
+std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node& n, const std::string& file_target,
+                                            const std::string& name, const std::vector<std::string>& lines) {
+  auto c = std::make_shared<VectorCase>();
+  c->name = name;
+  check_keys(f, n,
+             {"name", "target", "instruction", "A", "B", "C", "expect", "snippet", "snippet_file", "init", "init_file",
+              "entry", "max_steps"},
+             "a case");
+  c->target = n["target"] ? scalar_of(f, n["target"], "target") : file_target;
+  const bool ins = static_cast<bool>(n["instruction"]);
+  const bool snip = n["snippet"] || n["snippet_file"];
+  if (ins == snip) f.fail(n, fmt::format("case '{}' needs exactly one of 'instruction', 'snippet', 'snippet_file'", name));
+  if (n["snippet"] && n["snippet_file"]) f.fail(n["snippet_file"], "give 'snippet' or 'snippet_file', not both");
+  const YAML::Node ex = n["expect"];
+  if (!ex) f.fail(n, fmt::format("case '{}' has no 'expect'", name));
+  if (!ex.IsMap()) f.fail(ex, "'expect' is a map (D: matrix, or registers: ...)");
+  if (ins) {
+    for (const char* k : {"snippet", "snippet_file", "init", "init_file", "entry", "max_steps"})
+      if (n[k]) f.fail(n[k], fmt::format("'{}' belongs to snippet cases, not to an instruction case", k));
+    check_keys(f, ex, {"D"}, "'expect' of an instruction case");
+    const std::string text = scalar_of(f, n["instruction"], "instruction");
+    if (!text.starts_with("mma"))
+      f.fail(n["instruction"], fmt::format("unknown instruction '{}': an instruction case takes an mma; run anything "
+                                           "else as a snippet", text));
+    try {
+      c->ins = parse_mma(text, c->target);
+    } catch (const Error& e) {
+      f.fail(n["instruction"], e.what());
+    }
+    c->v = c->ins.variant;
+    if (c->v->block_scale || c->v->container != Container::packed)
+      f.fail(n["instruction"], fmt::format("{}: matrices of this variant are not supported yet; use a snippet", text));
+    try {
+      c->model = &models_for(c->target).select(c->v->family, c->v->a, c->v->d);
+    } catch (const Error& e) {
+      f.fail(n["target"] ? n["target"] : n["instruction"], e.what());
+    }
+    for (const char* k : {"A", "B"})
+      if (!n[k]) f.fail(n, fmt::format("case '{}' needs matrix {}", name, k));
+    if (!ex["D"]) f.fail(ex, fmt::format("case '{}': 'expect' needs matrix D", name));
+    c->a = scatter_matrix(*c->v, Operand::a, parse_matrix(f, n["A"], *c->v, Operand::a));
+    c->b = scatter_matrix(*c->v, Operand::b, parse_matrix(f, n["B"], *c->v, Operand::b));
+    const OperandInfo ci = operand_info(*c->v, Operand::c);
+    c->c = scatter_matrix(*c->v, Operand::c,
+                          n["C"] ? parse_matrix(f, n["C"], *c->v, Operand::c)
+                                 : Matrix(static_cast<std::size_t>(ci.rows),
+                                          std::vector<std::uint64_t>(static_cast<std::size_t>(ci.cols))));
+    c->d = parse_matrix(f, ex["D"], *c->v, Operand::d);
+    c->is_mma = true;
+    return c;
+  }
+  for (const char* k : {"A", "B", "C"})
+    if (n[k]) f.fail(n[k], fmt::format("matrix {} belongs to an instruction case; a snippet takes 'init'", k));
+  check_keys(f, ex, {"registers"}, "'expect' of a snippet case");
+  if (!ex["registers"]) f.fail(ex, fmt::format("case '{}': 'expect' needs 'registers'", name));
+  if (n["init"] && n["init_file"]) f.fail(n["init_file"], "give 'init' or 'init_file', not both");
+  ptx::ParseOptions po;
+  if (n["entry"]) po.entry = scalar_of(f, n["entry"], "entry");
+  if (n["max_steps"]) {
+    try {
+      c->max_steps = parse_value_text(scalar_of(f, n["max_steps"], "max_steps"), 64, ptx::PtxType::u64);
+    } catch (const Error& e) {
+      f.fail(n["max_steps"], fmt::format("max_steps: {}", e.what()));
+    }
+  }
+  try {
+    if (n["snippet"]) {
+      const YAML::Node s = n["snippet"];
+      const std::string text = scalar_of(f, s, "snippet");
+      // Line numbers of the snippet's errors are those of the vector file: a block scalar's text
+      // starts on the line after its '|'.
+      const YAML::Mark mk = s.Mark();
+      int first = mk.line;
+      if (!mk.is_null() && static_cast<std::size_t>(mk.line) < lines.size()) {
+        const std::string& l = lines[static_cast<std::size_t>(mk.line)];
+        const std::size_t col = static_cast<std::size_t>(mk.column);
+        if (col < l.size() && (l[col] == '|' || l[col] == '>')) first = mk.line + 1;
+      }
+      c->program = std::make_shared<const ptx::Program>(
+          ptx::parse_ptx(std::string(static_cast<std::size_t>(std::max(first, 0)), '\n') + text, f.path, po));
+    } else {
+      c->program = std::make_shared<const ptx::Program>(
+          ptx::parse_ptx_file(resolve(f.path, scalar_of(f, n["snippet_file"], "snippet_file")), po));
+    }
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}\n{}: case '{}': the snippet does not parse", e.what(), f.path, name));
+  }
+  if (n["init"]) c->state = std::make_shared<const PtxState>(PtxState::from_node(f.path, n["init"]));
+  else if (n["init_file"])
+    c->state = std::make_shared<const PtxState>(PtxState::load(resolve(f.path, scalar_of(f, n["init_file"], "init_file"))));
+  else c->state = std::make_shared<const PtxState>();
+  c->regs = parse_expected_registers(f, ex["registers"], *c->program);
+  try {
+    (void)models_for(c->target);
+  } catch (const Error& e) {
+    f.fail(n["target"] ? n["target"] : n, e.what());
+  }
+  return c;
+}
+
+std::string run_mma(const VectorCase& c) {
+  const MmaExecutor x(*c.v, *c.model, MmaOptions{c.ins.rounding.value_or(Rounding::rn), c.ins.satfinite});
+  const auto wpl = [&](Operand o) { return words_per_lane(c.v->layout(o), c.v->type(o), c.v->container); };
+  std::vector<std::uint32_t> d(static_cast<std::size_t>(32 * wpl(Operand::d)), 0);
+  x.run({c.a, wpl(Operand::a)}, {c.b, wpl(Operand::b)}, {c.c, wpl(Operand::c)}, d);
+  const Matrix got = gather_matrix(*c.v, Operand::d, d);
+  const OperandInfo oi = operand_info(*c.v, Operand::d);
+  std::string out;
+  int bad = 0;
+  for (int r = 0; r < oi.rows; ++r)
+    for (int col = 0; col < oi.cols; ++col) {
+      const std::uint64_t w = c.d[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
+      const std::uint64_t g = got[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
+      if (w == g) continue;
+      if (++bad > kMaxReported) continue;
+      const int p = r / oi.l->rows;
+      const FragmentSlot& s = oi.l->slot(p, r % oi.l->rows, col);
+      out += fmt::format("  D[{}][{}] (lane {}, reg {}, elem {}): expected {}, got {}\n", r, col, s.lane, s.reg, s.elem,
+                         typed_cell(w, oi), typed_cell(g, oi));
+    }
+  if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
+  if (bad) out = fmt::format("  {} of {} D elements differ ({})\n", bad, oi.rows * oi.cols, c.ins.text) + out;
+  return out;
+}
+
+std::string run_snippet(const VectorCase& c) {
+  InterpreterOptions io;
+  io.arch = c.target;
+  io.max_steps = c.max_steps;
+  c.state->configure(io);
+  Machine m(*c.program, io);
+  c.state->apply(m);
+  m.run();
+  std::string out;
+  int bad = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    for (const RegExpect& e : c.regs) {
+      if (!((e.lanes >> lane) & 1U)) continue;
+      const std::uint64_t w = e.bits[static_cast<std::size_t>(lane)], g = m.reg(lane, e.reg);
+      if (w == g) continue;
+      if (++bad > kMaxReported) continue;
+      const auto& decl = c.program->registers[static_cast<std::size_t>(e.reg)];
+      const int width = ptx::bits(decl.type);
+      const ValueView view = default_view(decl.type);
+      out += fmt::format("  lane {} {}: expected {} ({}), got {} ({})\n", lane, e.name, hex_text(w, width),
+                         typed_text(w, width, view), hex_text(g, width), typed_text(g, width, view));
+    }
+  if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
+  if (bad) out = fmt::format("  {} register value{} differ\n", bad, bad == 1 ? "" : "s") + out;
+  return out;
+}
+
+}  // namespace
+
+Matrix gather_matrix(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
+  const OperandInfo oi = operand_info(v, o);
+  const int wpl = words_per_lane(*oi.l, oi.t, v.container);
+  Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
+  for (int r = 0; r < oi.rows; ++r)
+    for (int c = 0; c < oi.cols; ++c) {
+      const FragmentSlot& s = oi.l->slot(r / oi.l->rows, r % oi.l->rows, c);
+      const std::uint32_t* lane = words.data() + static_cast<std::size_t>(s.lane) * static_cast<std::size_t>(wpl);
+      m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
+          oi.bits == 64 ? (lane[2 * s.reg] | (static_cast<std::uint64_t>(lane[2 * s.reg + 1]) << 32))
+                        : get_element(lane[s.reg], oi.bits, s.elem);
+    }
+  return m;
+}
+
+std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const Matrix& m) {
+  const OperandInfo oi = operand_info(v, o);
+  const int wpl = words_per_lane(*oi.l, oi.t, v.container);
+  std::vector<std::uint32_t> words(static_cast<std::size_t>(32 * wpl), 0);
+  for (int r = 0; r < oi.rows; ++r)
+    for (int c = 0; c < oi.cols; ++c) {
+      const FragmentSlot& s = oi.l->slot(r / oi.l->rows, r % oi.l->rows, c);
+      std::uint32_t* lane = words.data() + static_cast<std::size_t>(s.lane) * static_cast<std::size_t>(wpl);
+      const std::uint64_t x = m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      if (oi.bits == 64) {
+        lane[2 * s.reg] = static_cast<std::uint32_t>(x);
+        lane[2 * s.reg + 1] = static_cast<std::uint32_t>(x >> 32);
+      } else {
+        lane[s.reg] = set_element(lane[s.reg], oi.bits, s.elem, static_cast<std::uint32_t>(x & mask_of(oi.bits)));
+      }
+    }
+  return words;
+}
+
+VectorFile VectorFile::load(const std::string& path) {
+  VectorFile vf;
+  vf.path = path;
+  vf.yaml = YamlFile::load(path);
+  const YamlFile& f = vf.yaml;
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  check_duplicates(f);
+  const YAML::Node& r = f.root;
+  if (!r || !r.IsMap()) f.fail(r, "a vector file is a map: target, description, cases");
+  check_keys(f, r, {"target", "description", "cases"}, "the file");
+  if (r["target"]) vf.target = scalar_of(f, r["target"], "target");
+  const YAML::Node cs = r["cases"];
+  if (!cs) f.fail(r, "missing key 'cases'");
+  if (!cs.IsSequence() || cs.size() == 0) f.fail(cs, "'cases' takes a non-empty list of cases");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    const YAML::Node n = cs[i];
+    if (!n.IsMap()) f.fail(n, "a case is a map (name, instruction or snippet, ..., expect)");
+    const std::string nm = n["name"] ? scalar_of(f, n["name"], "name") : fmt::format("case {}", i + 1);
+    if (!names.insert(nm).second) f.fail(n["name"] ? n["name"] : n, fmt::format("duplicate case name '{}'", nm));
+    vf.cases.push_back(load_case(f, n, vf.target, nm, lines));
+  }
+  return vf;
+}
+
+std::string VectorFile::case_name(std::size_t i) const { return cases.at(i)->name; }
+
+CaseResult run_vector_case(const VectorFile& f, std::size_t i) {
+  CaseResult r;
+  r.file = f.path;
+  const VectorCase& c = *f.cases.at(i);
+  r.name = c.name;
+  try {
+    r.detail = c.is_mma ? run_mma(c) : run_snippet(c);
+    r.passed = r.detail.empty();
+  } catch (const std::exception& e) {
+    r.passed = false;
+    r.detail = fmt::format("  error: {}\n", e.what());
+  }
+  return r;
+}
+
+std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs) {
+  std::vector<VectorFile> files;
+  std::vector<std::pair<std::size_t, std::size_t>> work;  // (file, case), or (file, npos) for a load error
+  std::vector<std::string> load_errors(paths.size());
+  files.reserve(paths.size());
+  for (std::size_t fi = 0; fi < paths.size(); ++fi) {
+    try {
+      files.push_back(VectorFile::load(paths[fi]));
+      for (std::size_t ci = 0; ci < files.back().cases.size(); ++ci) work.emplace_back(fi, ci);
+    } catch (const std::exception& e) {
+      files.emplace_back();
+      files.back().path = paths[fi];
+      load_errors[fi] = e.what();
+      work.emplace_back(fi, std::string::npos);
+    }
+  }
+  std::vector<CaseResult> results(work.size());
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t k = next++; k < work.size(); k = next++) {
+      const auto [fi, ci] = work[k];
+      if (ci == std::string::npos) {
+        std::string detail;
+        std::istringstream in(load_errors[fi]);
+        for (std::string l; std::getline(in, l);) detail += "  " + l + "\n";
+        results[k] = CaseResult{paths[fi], "(file)", false, detail};
+      } else {
+        results[k] = run_vector_case(files[fi], ci);
+      }
+    }
+  };
+  const int n = std::clamp(jobs, 1, 64);
+  std::vector<std::thread> threads;
+  for (int t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  return results;
+}
+
+}  // namespace ptxmma

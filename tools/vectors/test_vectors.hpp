@@ -1,0 +1,51 @@
+// YAML test vectors (docs/test-vectors.md): a file of cases, each a single mma instruction with
+// whole matrices A, B, C scattered through the catalogue's fragment layouts and an expected D, or
+// a PTX snippet run by the interpreter from an initial state (docs/state-format.md) with expected
+// registers per lane. Exact bits are compared; a failure names the differing cells or lanes and
+// registers, in hex and typed.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/catalog/mma_variant.hpp"
+#include "sim/catalog/yaml_file.hpp"
+
+namespace ptxmma {
+
+struct VectorCase;  // one prepared case (test_vectors.cpp)
+
+// A loaded vector file: the structure checked, every matrix parsed and every instruction decoded.
+struct VectorFile {
+  std::string path;
+  std::string target = "sm_90a";
+  std::vector<std::shared_ptr<const VectorCase>> cases;
+  YamlFile yaml;
+
+  // Reads and checks the file; Error "file:line:col: what is wrong" on the first problem.
+  static VectorFile load(const std::string& path);
+  [[nodiscard]] std::string case_name(std::size_t i) const;
+};
+
+struct CaseResult {
+  std::string file, name;
+  bool passed = false;
+  std::string detail;  // a failure: the differing cells / lanes and registers, or the error; lines end "\n"
+};
+
+// Runs case `i` of a loaded file; never throws (an error is a failed case with the message).
+CaseResult run_vector_case(const VectorFile& f, std::size_t i);
+
+// Loads and runs every case of every file on `jobs` threads; results in file and case order
+// (identical for any `jobs`). A file that does not load gives one failed result, named "(file)",
+// whose detail is the error.
+std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs);
+
+// The bits of a whole matrix operand (rows = problems x layout rows, stacked) gathered from
+// lane-major words through the variant's layout; and the words from the matrix (scatter).
+std::vector<std::vector<std::uint64_t>> gather_matrix(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words);
+std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const std::vector<std::vector<std::uint64_t>>& m);
+
+}  // namespace ptxmma
