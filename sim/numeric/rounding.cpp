@@ -27,16 +27,30 @@ std::uint64_t overflow(const TypeInfo& ti, bool sign, ConvertFlags f) {
   return with_sign(ti, ti.max_finite(), sign);
 }
 
-// Rounding increment for the kept magnitude `keep`, given the discarded bits.
-bool round_up(Rounding m, bool sign, bool keep_odd, bool above_half, bool exactly_half, bool inexact) {
-  switch (m) {
-    case Rounding::rn: return above_half || (exactly_half && keep_odd);
-    case Rounding::rna: return above_half || exactly_half;
-    case Rounding::rz: return false;
-    case Rounding::rm: return sign && inexact;
-    case Rounding::rp: return !sign && inexact;
+// A magnitude cut at a bit position: the kept part and what the discarded bits were.
+struct Split {
+  u128 keep;
+  bool above_half, exactly_half, inexact;
+  // Whether rounding in mode m adds one to `keep`.
+  [[nodiscard]] bool round_up(Rounding m, bool sign) const {
+    switch (m) {
+      case Rounding::rn: return above_half || (exactly_half && (keep & 1) != 0);
+      case Rounding::rna: return above_half || exactly_half;
+      case Rounding::rz: return false;
+      case Rounding::rm: return sign && inexact;
+      case Rounding::rp: return !sign && inexact;
+    }
+    return false;
   }
-  return false;
+};
+
+// v.sig >> shift (shift > 0), with v.sticky standing for nonzero bits below v.sig.
+Split split(const Unrounded& v, long shift) {
+  if (shift > 128) return Split{0, false, false, v.sticky || v.sig != 0};
+  const u128 half = u128{1} << (shift - 1);
+  const u128 rem = shift == 128 ? v.sig : v.sig & ((half << 1) - 1);
+  return Split{shift == 128 ? 0 : v.sig >> shift, rem > half || (rem == half && v.sticky), rem == half && !v.sticky,
+               v.sticky || rem != 0};
 }
 
 }  // namespace
@@ -66,22 +80,9 @@ std::uint64_t round_to(Type dst, const Unrounded& v, ConvertFlags f) {
   const int ulp = (lead > ti.emin() ? lead : ti.emin()) - ti.man_bits;
   const long shift = static_cast<long>(ulp) - v.exp;
 
-  u128 keep = 0;
-  bool above_half = false, exactly_half = false, inexact = v.sticky;
-  if (shift <= 0) {
-    keep = v.sig << -shift;  // exact; fits because the result has at most man_bits + 1 bits
-  } else if (shift > 128) {
-    inexact = inexact || v.sig != 0;
-  } else {
-    const u128 half = u128{1} << (shift - 1);
-    const u128 rem = shift == 128 ? v.sig : v.sig & ((half << 1) - 1);
-    keep = shift == 128 ? 0 : v.sig >> shift;
-    above_half = rem > half || (rem == half && v.sticky);
-    exactly_half = rem == half && !v.sticky;
-    inexact = inexact || rem != 0;
-  }
-  const auto mag = static_cast<std::uint64_t>(keep) +
-                   (round_up(f.mode, sign, (keep & 1) != 0, above_half, exactly_half, inexact) ? 1 : 0);
+  // shift <= 0 is exact: the result has at most man_bits + 1 bits.
+  const Split s = shift <= 0 ? Split{v.sig << -shift, false, false, v.sticky} : split(v, shift);
+  const auto mag = static_cast<std::uint64_t>(s.keep) + (s.round_up(f.mode, sign) ? 1 : 0);
 
   // Binades above the lowest add one exponent step each; mag already carries the hidden bit.
   const std::uint64_t binade = static_cast<std::uint64_t>(ulp - (ti.emin() - ti.man_bits));
@@ -112,29 +113,18 @@ std::uint64_t round_to_integer(Type dst, const Unrounded& v, Rounding mode) {
   const std::int64_t hi = ti.is_signed ? (1LL << (ti.bits - 1)) - 1 : (1LL << ti.bits) - 1;
   const std::int64_t lo = ti.is_signed ? -(1LL << (ti.bits - 1)) : 0;
   // Saturate early: anything of 2^63 or more is beyond every integer type here.
-  u128 keep = 0;
-  bool above_half = false, exactly_half = false, inexact = v.sticky;
+  Split s{0, false, false, v.sticky};
   if (v.exp >= 0) {
     if (v.sig == 0 && !v.sticky) return 0;  // an exact zero, whatever its exponent
     const bool huge = v.exp >= 64 || bit_width128(v.sig) + v.exp > 63;
     if (huge) return static_cast<std::uint64_t>(v.sign ? lo : hi) & ti.mask();
-    keep = v.sig << v.exp;
+    s.keep = v.sig << v.exp;
   } else {
-    const long shift = -static_cast<long>(v.exp);
-    if (shift > 128) {
-      inexact = inexact || v.sig != 0;
-    } else {
-      const u128 half = u128{1} << (shift - 1);
-      const u128 rem = shift == 128 ? v.sig : v.sig & ((half << 1) - 1);
-      keep = shift == 128 ? 0 : v.sig >> shift;
-      above_half = rem > half || (rem == half && v.sticky);
-      exactly_half = rem == half && !v.sticky;
-      inexact = inexact || rem != 0;
-    }
-    if (keep >> 63) return static_cast<std::uint64_t>(v.sign ? lo : hi) & ti.mask();
+    s = split(v, -static_cast<long>(v.exp));
+    if (s.keep >> 63) return static_cast<std::uint64_t>(v.sign ? lo : hi) & ti.mask();
   }
-  auto mag = static_cast<std::int64_t>(keep);
-  if (round_up(mode, v.sign, (keep & 1) != 0, above_half, exactly_half, inexact)) ++mag;
+  auto mag = static_cast<std::int64_t>(s.keep);
+  if (s.round_up(mode, v.sign)) ++mag;
   std::int64_t value = v.sign ? -mag : mag;
   if (value > hi) value = hi;
   if (value < lo) value = lo;

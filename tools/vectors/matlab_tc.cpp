@@ -1,3 +1,4 @@
+#include "tools/vectors/parallel.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 
 #include <fmt/format.h>
@@ -5,16 +6,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 #include "isa/mma_instruction.hpp"
 #include "sim/catalog/config_dir.hpp"
@@ -329,24 +326,7 @@ MatlabTcReport replay_matlab_tc(const MatlabTcSet& set, const std::string& arch,
   MatlabTcReport r;
   r.root = set.root;
   r.files.resize(set.files.size());
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mu;
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < set.files.size(); i = next++) {
-      try {
-        r.files[i] = replay_file(set.files[i], arch);
-      } catch (...) {
-        const std::lock_guard lock(error_mu);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
+  parallel_for(set.files.size(), jobs, [&](std::size_t i) { r.files[i] = replay_file(set.files[i], arch); });
   for (const auto& f : r.files) {
     r.failed += f.failed;
     r.passed += f.cases - f.failed;

@@ -1,3 +1,4 @@
+#include "tools/vectors/parallel.hpp"
 #include "tools/vectors/replay.hpp"
 
 #include <fmt/format.h>
@@ -5,10 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -113,24 +110,8 @@ ReplayReport replay(const GoldenSet& set, const std::string& arch, int jobs) {
   mma_catalog();
   models_for(arch);
   r.variants.resize(set.variants.size());
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mu;
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < set.variants.size(); i = next++) {
-      try {
-        r.variants[i] = replay_variant(set, set.variants[i], arch);
-      } catch (...) {
-        const std::lock_guard lock(error_mu);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
+  parallel_for(set.variants.size(), jobs,
+               [&](std::size_t i) { r.variants[i] = replay_variant(set, set.variants[i], arch); });
   for (const auto& v : r.variants) {
     r.failed_cases += v.failed_cases;
     r.passed_cases += v.cases - v.failed_cases;

@@ -1,13 +1,10 @@
+#include "tools/vectors/parallel.hpp"
 #include "tools/vectors/wgmma_replay.hpp"
 
 #include <fmt/format.h>
 
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include "isa/wgmma_instruction.hpp"
 #include "sim/catalog/wgmma_catalog.hpp"
@@ -142,24 +139,7 @@ ReplayReport replay_wgmma(const WgmmaGoldenSet& set, const std::string& arch, in
   wgmma_catalog();  // broken configuration is fatal, not a per-entry failure
   models_for(arch);
   r.variants.resize(set.entries.size());
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mu;
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < set.entries.size(); i = next++) {
-      try {
-        r.variants[i] = replay_entry(set, set.entries[i], arch);
-      } catch (...) {
-        const std::lock_guard lock(error_mu);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
+  parallel_for(set.entries.size(), jobs, [&](std::size_t i) { r.variants[i] = replay_entry(set, set.entries[i], arch); });
   for (const auto& v : r.variants) {
     r.failed_cases += v.failed_cases;
     r.passed_cases += v.cases - v.failed_cases;
