@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <charconv>
 #include <filesystem>
@@ -413,7 +414,7 @@ std::string run_snippet(const VectorCase& c) {
                          typed_text(w, width, view), hex_text(g, width), typed_text(g, width, view));
     }
   if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
-  if (bad) out = fmt::format("  {} register value{} differ\n", bad, bad == 1 ? "" : "s") + out;
+  if (bad) out = fmt::format("  {} register value{}\n", bad, bad == 1 ? " differs" : "s differ") + out;
   return out;
 }
 
