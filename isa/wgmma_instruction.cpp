@@ -1,3 +1,4 @@
+#include "isa/instruction_text.hpp"
 #include "isa/wgmma_instruction.hpp"
 
 #include <fmt/format.h>
@@ -14,37 +15,6 @@
 namespace ptxmma {
 
 namespace {
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t p = 0;
-  for (;;) {
-    const std::size_t q = s.find(sep, p);
-    out.push_back(s.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p));
-    if (q == std::string_view::npos) return out;
-    p = q + 1;
-  }
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == ';')) s.remove_suffix(1);
-  return s;
-}
-
-std::string one_of(const std::vector<std::string>& v) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : i + 1 == v.size() ? " or " : ", ") + v[i];
-  return out;
-}
-std::string all_of(const std::vector<std::string>& v) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : ", ") + v[i];
-  return out;
-}
-void add_unique(std::vector<std::string>& v, std::string s) {
-  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
-}
 
 // "8..256 in steps of 8" or "8, 16, 24, 32, 48, ..." for a sorted list of N.
 std::string n_text(std::vector<int> ns) {
