@@ -22,27 +22,9 @@ namespace ptxmma::cli {
 namespace {
 
 std::uint32_t parse_lane_list(const std::string& s) {
-  std::uint32_t mask = 0;
-  std::size_t p = 0;
-  while (p <= s.size()) {
-    std::size_t q = s.find(',', p);
-    if (q == std::string::npos) q = s.size();
-    const std::string part = s.substr(p, q - p);
-    int lo = 0, hi = 0;
-    const auto num = [](std::string_view t, int& out) {
-      const auto [e, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-      return ec == std::errc() && e == t.data() + t.size() && out >= 0 && out < 32;
-    };
-    const std::size_t dash = part.find('-');
-    const bool ok = dash == std::string::npos
-                        ? (num(part, lo) && (hi = lo, true))
-                        : (num(std::string_view(part).substr(0, dash), lo) &&
-                           num(std::string_view(part).substr(dash + 1), hi) && lo <= hi);
-    if (!ok) throw Error(fmt::format("--lanes: bad lane list '{}' (e.g. 0-3,8; lanes 0..31)", s));
-    for (int l = lo; l <= hi; ++l) mask |= 1U << l;
-    p = q + 1;
-  }
-  return mask;
+  const auto mask = lane_mask(s);
+  if (!mask) throw Error(fmt::format("--lanes: bad lane list '{}' (e.g. 0-3,8; lanes 0..31)", s));
+  return *mask;
 }
 
 std::vector<std::string> split_commas(const std::vector<std::string>& in) {

@@ -98,27 +98,11 @@ std::string scalar_of(const YamlFile& f, const YAML::Node& n, const char* what) 
 
 std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
   const std::string s = n.IsScalar() ? n.Scalar() : std::string();
-  std::uint32_t mask = 0;
-  std::size_t p = 0;
-  while (p <= s.size()) {
-    std::size_t q = s.find(',', p);
-    if (q == std::string::npos) q = s.size();
-    std::string part = s.substr(p, q - p);
-    std::erase_if(part, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
-    int lo = 0, hi = 0;
-    const std::size_t dash = part.find('-');
-    const auto num = [&](std::string_view t, int& out) {
-      const auto [e, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-      return ec == std::errc() && e == t.data() + t.size() && out >= 0 && out < 32;
-    };
-    const bool ok = dash == std::string::npos ? (num(part, lo) && (hi = lo, true))
-                                              : (num(std::string_view(part).substr(0, dash), lo) &&
-                                                 num(std::string_view(part).substr(dash + 1), hi) && lo <= hi);
-    if (!ok) f.fail(n, fmt::format("bad lane list '{}' (e.g. 0-3,8)", s));
-    for (int l = lo; l <= hi; ++l) mask |= 1U << l;
-    p = q + 1;
-  }
-  return mask;
+  std::string compact = s;  // white space is allowed anywhere in a YAML lane list
+  std::erase_if(compact, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  const auto mask = lane_mask(compact);
+  if (!mask) f.fail(n, fmt::format("bad lane list '{}' (e.g. 0-3,8)", s));
+  return *mask;
 }
 
 // ---- matrices ----

@@ -240,4 +240,26 @@ std::uint64_t parse_value_text(std::string_view raw, int width, ptx::PtxType dec
   return element_value(text, v, width);
 }
 
+std::optional<std::uint32_t> lane_mask(std::string_view s) {
+  std::uint32_t mask = 0;
+  const auto lane = [](std::string_view t, int& out) {
+    const auto [e, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    return ec == std::errc() && e == t.data() + t.size() && out >= 0 && out < 32;
+  };
+  for (std::size_t p = 0; p <= s.size();) {
+    std::size_t q = s.find(',', p);
+    if (q == std::string_view::npos) q = s.size();
+    const std::string_view part = s.substr(p, q - p);
+    int lo = 0, hi = 0;
+    const std::size_t dash = part.find('-');
+    const bool ok = dash == std::string_view::npos
+                        ? (lane(part, lo) && (hi = lo, true))
+                        : (lane(part.substr(0, dash), lo) && lane(part.substr(dash + 1), hi) && lo <= hi);
+    if (!ok) return std::nullopt;
+    for (int l = lo; l <= hi; ++l) mask |= 1U << l;
+    p = q + 1;
+  }
+  return mask;
+}
+
 }  // namespace ptxmma

@@ -27,6 +27,10 @@ ValueView parse_view(std::string_view spec, int width);
 // The view a register's declared type implies.
 ValueView default_view(ptx::PtxType declared);
 
+// "0-3,8" -> the mask of lanes 0, 1, 2, 3 and 8; nullopt unless every part is a lane (0..31)
+// or an ascending range of lanes.
+std::optional<std::uint32_t> lane_mask(std::string_view text);
+
 // "0x3c004000" or "1" (pred); `width` sets the hex digits.
 std::string hex_text(std::uint64_t bits, int width);
 // The typed part: "1.5", "(1, 2)" for several elements (element 0, the low bits, first), "-7".
