@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "isa/mma_instruction.hpp"
-#include "sim/catalog/mma_catalog.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "tools/ptxmma/commands.hpp"
@@ -34,7 +33,7 @@ void add_explain_command(CLI::App& app) {
       if (v.ptx == opts->ptx) gv = &v;
     if (!gv) throw Error(fmt::format("{}: no variant '{}'", set.manifest, opts->ptx));
     const MmaInstruction ins = parse_mma(gv->ptx, opts->arch);
-    const MmaVariant& v = mma_catalog().find(ins);
+    const MmaVariant& v = *ins.variant;
     const FragmentLayout& ld = *v.ld;
     if (opts->case_index < 0 || opts->case_index >= gv->cases)
       throw Error(fmt::format("--case {} is out of range: {} has cases 0..{}", opts->case_index, gv->ptx, gv->cases - 1));

@@ -63,7 +63,7 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
   MmaOptions opts;
   try {
     const MmaInstruction ins = parse_mma(gv.ptx, arch);
-    v = &mma_catalog().find(ins);
+    v = ins.variant;  // parse_mma found and checked it
     opts = MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite};
   } catch (const Error& e) {
     r.supported = false;
