@@ -53,14 +53,13 @@ void arith(Instruction& ins, const DecodeContext& cx, int arity) {
                                               PtxType::f32, PtxType::f64};
   std::vector<PtxType> allowed;
   if (op != "fma") allowed.insert(allowed.end(), kIntTypes.begin(), kIntTypes.end());
-  if (op != "div" && op != "rem") allowed.insert(allowed.end(), allowed_float.begin(), allowed_float.end());
+  if (op == "div") allowed.insert(allowed.end(), {PtxType::f32, PtxType::f64});
+  else if (op != "rem") allowed.insert(allowed.end(), allowed_float.begin(), allowed_float.end());
   if (op == "neg" || op == "abs") std::erase_if(allowed, [](PtxType t) { return type_class(t) == TypeClass::unsigned_int; });
   const auto ts = q.types();
   if (ts.size() != 1) fail(ins, fmt::format("'{}' needs exactly one type, found {}", ins.text, ts.size()));
   const PtxType t = ts[0];
   if (std::find(allowed.begin(), allowed.end(), t) == allowed.end()) {
-    if (op == "div" && is_float(t))
-      fail(ins, fmt::format("'{}': floating-point division is not supported by the interpreter", ins.text));
     fail(ins, fmt::format("'{}': .{} is not a type of '{}'", ins.text, name(t), op));
   }
   Decoded& d = ins.d;
@@ -77,6 +76,12 @@ void arith(Instruction& ins, const DecodeContext& cx, int arity) {
     }
     if (op == "neg" || op == "abs") {
       if (d.rnd || d.sat) fail(ins, fmt::format("'{}': neg and abs take only .ftz", ins.text));
+    }
+    if (op == "div") {
+      if (q.take("approx") || q.take("full"))
+        fail(ins, fmt::format("'{}': approximate division is not modelled (its error bound is not bit-exact); use "
+                              "div.rn/.rz/.rm/.rp", ins.text));
+      if (!d.rnd) fail(ins, fmt::format("'{}' needs a rounding modifier (.rn, .rz, .rm or .rp)", ins.text));
     }
     if (op == "fma" || op == "mad") {
       if (!d.rnd) fail(ins, fmt::format("'{}' needs a rounding modifier (.rn, .rz, .rm or .rp)", ins.text));
@@ -227,6 +232,36 @@ void dec_bitcount(Instruction& ins, const DecodeContext& cx) {
   count(ins, 2);
   reg(cx.program, ins, ins.ops[0], ins.opcode == "brev" ? t : PtxType::u32, "the destination");
   value(cx.program, ins, ins.ops[1], t, "operand a");
+}
+
+// bfind{.shiftamt}.type d, a
+void dec_bfind(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const PtxType t = one_type(ins, q, {PtxType::u32, PtxType::u64, PtxType::s32, PtxType::s64});
+  ins.d.mode = q.take("shiftamt") ? 1 : 0;
+  q.finish();
+  ins.d.type = t;
+  count(ins, 2);
+  reg(cx.program, ins, ins.ops[0], PtxType::u32, "the destination");
+  value(cx.program, ins, ins.ops[1], t, "operand a");
+}
+
+// shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: a funnel shift of the 64-bit b:a.
+void dec_shf(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const std::string_view dir = q.take_one({"l", "r"}, "shift direction");
+  const std::string_view mode = q.take_one({"clamp", "wrap"}, "shift mode");
+  const PtxType t = one_type(ins, q, {PtxType::b32});
+  q.finish();
+  if (dir.empty() || mode.empty()) fail(ins, fmt::format("'{}' needs .l or .r and .clamp or .wrap", ins.text));
+  ins.d.type = t;
+  ins.d.mode = dir == "l" ? 0 : 1;
+  ins.d.mode2 = mode == "wrap" ? 1 : 0;
+  count(ins, 4);
+  reg(cx.program, ins, ins.ops[0], t, "the destination");
+  value(cx.program, ins, ins.ops[1], t, "operand a");
+  value(cx.program, ins, ins.ops[2], t, "operand b");
+  value(cx.program, ins, ins.ops[3], PtxType::u32, "the shift amount");
 }
 
 // mov.type d, a | mov.type d, {a, b, ...} | mov.type {a, b, ...}, d
@@ -476,6 +511,8 @@ void register_alu(std::vector<OpcodeSpec>& t) {
   t.push_back({"popc", dec_bitcount});
   t.push_back({"clz", dec_bitcount});
   t.push_back({"brev", dec_bitcount});
+  t.push_back({"bfind", dec_bfind});
+  t.push_back({"shf", dec_shf});
   t.push_back({"mov", dec_mov});
   t.push_back({"cvta", dec_cvta});
   t.push_back({"cvt", dec_cvt});

@@ -1,6 +1,9 @@
 // Decoders of the warp-collective and control instructions: mma, wgmma fences, shfl, vote,
 // activemask, barriers, memory fences, bra, ret, exit, trap.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "isa/ptx_decode.hpp"
 
@@ -50,12 +53,60 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
   ins.d.sync = ins.d.aligned = true;
 }
 
-void dec_wgmma(Instruction& ins, const DecodeContext&) {
+// wgmma.mma_async d, a-desc | {a0..a3}, b-desc, scale-d, imm...: the variant from the catalogue
+// (isa/wgmma_instruction), the operands checked here against it.
+void dec_mma_async(Instruction& ins, const DecodeContext& cx) {
+  auto call = std::make_shared<WgmmaCall>();
+  try {
+    call->ins = parse_wgmma(ins.text, cx.target);
+  } catch (const Error& e) {
+    fail(ins, e.what());
+  }
+  const WgmmaVariant& v = *call->ins.variant;
+  const Program& p = cx.program;
+  call->operands.a_source = ins.ops.size() > 1 && ins.ops[1].kind == Operand::Kind::vec ? ASource::registers
+                                                                                        : ASource::descriptor;
+  const std::vector<std::string> names = v.operand_names(call->operands.a_source);
+  if (ins.ops.size() != names.size())
+    fail(ins, fmt::format("'{}' with A from {} takes {} operands ({}), found {}", ins.text,
+                          call->operands.a_source == ASource::descriptor ? "a descriptor" : "registers", names.size(),
+                          fmt::join(names, ", "), ins.ops.size()));
+  fragment(p, ins, ins.ops[0], v.d_regs(), 32, "d");
+  if (call->operands.a_source == ASource::registers) fragment(p, ins, ins.ops[1], v.a_regs(), 32, "a");
+  else reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
+  reg(p, ins, ins.ops[2], PtxType::b64, "b-desc");
+  Operand& sd = ins.ops[3];
+  if (sd.kind == Operand::Kind::imm) {
+    const std::int64_t c = integer(ins, sd, "scale-d");
+    if (c != 0 && c != 1) fail(sd.loc, fmt::format("'{}': the constant scale-d must be 0 or 1, found {}", ins.text, c));
+  } else {
+    pred(p, ins, sd, "scale-d", false);
+  }
+  for (std::size_t i = 4; i < names.size(); ++i) {
+    const auto c = static_cast<int>(std::clamp<std::int64_t>(integer(ins, ins.ops[i], names[i]), -1000, 1000));
+    if (names[i] == "imm-scale-a") call->operands.imm_scale_a = c;
+    else if (names[i] == "imm-scale-b") call->operands.imm_scale_b = c;
+    else if (names[i] == "imm-trans-a") call->operands.imm_trans_a = c;
+    else call->operands.imm_trans_b = c;
+  }
+  try {
+    v.check(call->operands);
+  } catch (const Error& e) {
+    fail(ins, e.what());
+  }
+  ins.d.wgmma = std::move(call);
+}
+
+void dec_wgmma(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   const std::string_view op = q.take_one({"fence", "commit_group", "wait_group", "mma_async"}, "wgmma operation");
   if (op.empty()) fail(ins, fmt::format("unknown instruction '{}'", ins.text));
-  if (op == "mma_async")
-    fail(ins, fmt::format("'{}': wgmma.mma_async is not supported by the interpreter yet", ins.text));
+  if (op == "mma_async") {
+    dec_mma_async(ins, cx);
+    ins.d.sync = ins.d.aligned = true;
+    ins.d.mode = static_cast<int>(WgmmaOp::mma_async);
+    return;
+  }
   sync_aligned(ins, q, true);
   q.finish();
   ins.d.sync = ins.d.aligned = true;

@@ -8,7 +8,7 @@
 namespace ptxmma::ptx {
 
 std::string Diagnostic::text() const {
-  return fmt::format("{}:{}:{}: error: {}", file, loc.line, loc.col, message);
+  return fmt::format("{}:{}:{}: {}: {}", file, loc.line, loc.col, warning ? "warning" : "error", message);
 }
 
 namespace {

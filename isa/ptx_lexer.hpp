@@ -21,7 +21,8 @@ struct Diagnostic {
   std::string file;
   SourceLoc loc;
   std::string message;
-  [[nodiscard]] std::string text() const;  // "file:line:col: error: message"
+  bool warning = false;
+  [[nodiscard]] std::string text() const;  // "file:line:col: error: message" (or warning:)
 };
 
 class PtxError : public Error {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "isa/mma_instruction.hpp"
+#include "isa/wgmma_instruction.hpp"
 #include "isa/ptx_lexer.hpp"
 #include "isa/ptx_types.hpp"
 #include "sim/numeric/rounding.hpp"
@@ -63,6 +64,12 @@ enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async }
 
 // What the family decoders extract from the qualifiers, in one flat record (Spike-style: each
 // family's semantic function reads the fields it knows).
+// wgmma.mma_async: the catalogue's variant and the immediates (the registers are the operands).
+struct WgmmaCall {
+  WgmmaInstruction ins;
+  WgmmaOperands operands;
+};
+
 struct Decoded {
   PtxType type = PtxType::none;   // the instruction type (cvt: destination)
   PtxType type2 = PtxType::none;  // cvt: source type; setp/selp compare type ...
@@ -76,6 +83,7 @@ struct Decoded {
   Space space = Space::none;
   bool aligned = false, sync = false;
   std::shared_ptr<const MmaInstruction> mma;  // mma: the validated variant
+  std::shared_ptr<const WgmmaCall> wgmma;     // wgmma.mma_async
 };
 
 struct Instruction {

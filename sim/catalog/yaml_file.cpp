@@ -2,13 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <set>
+#include <vector>
+
+#include "sim/catalog/input_file.hpp"
+
 namespace ptxmma {
 
-YamlFile YamlFile::load(const std::string& path) {
+YamlFile YamlFile::load(const std::string& path) { return parse(read_input_file(path), path); }
+
+YamlFile YamlFile::parse(const std::string& text, const std::string& path) {
   try {
-    return YamlFile{path, YAML::LoadFile(path)};
-  } catch (const YAML::BadFile&) {
-    throw Error(fmt::format("{}: cannot open", path));
+    return YamlFile{path, YAML::Load(text)};
   } catch (const YAML::Exception& e) {
     throw Error(fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
@@ -18,6 +23,24 @@ void YamlFile::fail(const YAML::Node& at, const std::string& what) const {
   const YAML::Mark m = at.Mark();
   if (m.is_null()) throw Error(fmt::format("{}: {}", path, what));
   throw Error(fmt::format("{}:{}:{}: {}", path, m.line + 1, m.column + 1, what));
+}
+
+void YamlFile::check_unique_keys() const {
+  std::vector<YAML::Node> stack{root};  // no recursion: nesting depth is the input's
+  while (!stack.empty()) {
+    const YAML::Node n = stack.back();
+    stack.pop_back();
+    if (n.IsMap()) {
+      std::set<std::string> seen;
+      for (const auto& kv : n) {
+        if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second)
+          fail(kv.first, fmt::format("duplicate key '{}'", kv.first.Scalar()));
+        stack.push_back(kv.second);
+      }
+    } else if (n.IsSequence()) {
+      for (const auto& e : n) stack.push_back(static_cast<const YAML::Node&>(e));
+    }
+  }
 }
 
 }  // namespace ptxmma

@@ -12,8 +12,15 @@ struct YamlFile {
   std::string path;
   YAML::Node root;
 
+  // Reads `path` (bounded: sim/catalog/input_file.hpp) and parses it.
   static YamlFile load(const std::string& path);
+  // Parses `text`, naming it `path` in messages. Nesting deeper than yaml-cpp's guard (2000
+  // levels) is an error, not a stack overflow.
+  static YamlFile parse(const std::string& text, const std::string& path);
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const;
+  // yaml-cpp keeps both entries of a repeated key: "file:line:col: duplicate key 'k'" for the first
+  // repeat in any map of the file.
+  void check_unique_keys() const;
   // A required scalar of type T under `key`, with a located error when absent or malformed.
   template <class T>
   T get(const YAML::Node& map, const char* key) const {

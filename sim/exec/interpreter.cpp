@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
+#include <set>
 #include <ostream>
 
 #include "isa/ptx_opcodes.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
+#include "sim/exec/wgmma.hpp"
+#include "sim/exec/wgmma_async.hpp"
 #include "sim/model/model.hpp"
 
 namespace ptxmma {
@@ -36,9 +40,9 @@ std::string lane_list(std::uint32_t mask) {
 
 std::uint64_t Exec::read(const ptx::Operand& op, int lane) const {
   switch (op.kind) {
-    case ptx::Operand::Kind::reg: return m.reg(lane, op.reg);
+    case ptx::Operand::Kind::reg: return m.reg(base + lane, op.reg);
     case ptx::Operand::Kind::imm: return op.value;
-    case ptx::Operand::Kind::special: return m.special(op.special, lane);
+    case ptx::Operand::Kind::special: return m.special(op.special, base + lane);
     case ptx::Operand::Kind::symbol: return op.value;
     default: throw Error(fmt::format("operand '{}' has no value", op.text));
   }
@@ -47,7 +51,7 @@ std::uint64_t Exec::read(const ptx::Operand& op, int lane) const {
 void Exec::write(const ptx::Operand& op, int lane, std::uint64_t v) {
   if (op.kind == ptx::Operand::Kind::sink) return;
   if (op.kind != ptx::Operand::Kind::reg) throw Error(fmt::format("operand '{}' is not a register", op.text));
-  m.set_reg(lane, op.reg, v);
+  m.set_reg(base + lane, op.reg, v);
 }
 
 void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType t) {
@@ -162,22 +166,82 @@ ptx::PtxError located(const ptx::Program& p, const Instruction& ins, const std::
 
 }  // namespace
 
+// What a warp does at an instruction besides its semantic function.
+enum class Collective : std::uint8_t { none, barrier, mma_async, fence, commit, wait };
+
 struct Machine::Prepared {
   std::vector<exec::SemanticFn> fns;
   std::vector<ptx::Flow> flows;
+  std::vector<Collective> collective;
+  std::vector<std::vector<int>> regs_used;  // every register an instruction names (wgmma hazards)
   std::vector<int> ipdom;
   std::vector<std::unique_ptr<MmaExecutor>> mma;
+  std::vector<std::unique_ptr<WgmmaExecutor>> wgmma;
 };
 
+struct Machine::WarpRun {
+  struct Entry {
+    int pc, rpc;
+    std::uint32_t mask;
+  };
+  std::vector<Entry> stack;
+  std::uint32_t launch = 0, exited = 0;
+  int waiting = -1;      // pc of the collective it waits at
+  bool released = false; // the collective at `waiting` has completed: step past it
+  WgmmaAsync async;
+};
+
+namespace {
+
+Collective collective_of(const Instruction& ins) {
+  if (ins.opcode == "bar" || ins.opcode == "barrier") return ins.d.mode == 0 ? Collective::barrier : Collective::none;
+  if (ins.opcode != "wgmma") return Collective::none;
+  switch (static_cast<ptx::WgmmaOp>(ins.d.mode)) {
+    case ptx::WgmmaOp::mma_async: return Collective::mma_async;
+    case ptx::WgmmaOp::fence: return Collective::fence;
+    case ptx::WgmmaOp::commit_group: return Collective::commit;
+    case ptx::WgmmaOp::wait_group: return Collective::wait;
+  }
+  return Collective::none;
+}
+
+std::vector<int> registers_named(const Instruction& ins) {
+  std::vector<int> out;
+  const auto add = [&](const ptx::Operand& op, auto&& self) -> void {
+    if (op.kind == ptx::Operand::Kind::reg) out.push_back(op.reg);
+    for (const auto& e : op.elems) self(e, self);
+  };
+  for (const auto& op : ins.ops) add(op, add);
+  if (ins.guard >= 0) out.push_back(ins.guard);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
 Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog_(program), opts_(std::move(options)) {
-  regs_.assign(prog_.registers.size(), {});
-  for (const auto& r : prog_.registers) widths_.push_back(ptx::bits(r.type));
   for (int k = 0; k < 3; ++k) {
     ntid_[static_cast<std::size_t>(k)] = opts_.ntid[static_cast<std::size_t>(k)] > 0 ? opts_.ntid[static_cast<std::size_t>(k)]
                                          : prog_.reqntid[k] > 0                      ? prog_.reqntid[k]
                                          : k == 0                                    ? 32
                                                                                      : 1;
   }
+  block_threads_ = static_cast<std::int64_t>(ntid_[0]) * ntid_[1] * ntid_[2];
+  if (block_threads_ > 1024)
+    throw Error(fmt::format("a block of {}x{}x{} = {} threads is more than 1024", ntid_[0], ntid_[1], ntid_[2],
+                            block_threads_));
+  const int block_warps = static_cast<int>((block_threads_ + 31) / 32);
+  if (opts_.warpid >= 0) {
+    if (opts_.warpid >= block_warps)
+      throw Error(fmt::format("warp {} is outside a block of {} threads", opts_.warpid, block_threads_));
+    first_warp_ = opts_.warpid;
+    warps_ = 1;
+  } else {
+    warps_ = block_warps;
+  }
+  regs_.assign(prog_.registers.size(), std::vector<std::uint64_t>(static_cast<std::size_t>(threads()), 0));
+  for (const auto& r : prog_.registers) widths_.push_back(ptx::bits(r.type));
   // Memories.
   std::uint64_t shared_size = prog_.shared_static_bytes + opts_.dynamic_shared;
   for (const auto& v : prog_.variables)
@@ -206,15 +270,25 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
     }
   }
 
-  // The semantic function of every instruction, the post-dominators, the mma executors.
+  // The semantic function of every instruction, the post-dominators, the mma and wgmma executors.
   auto prep = std::make_shared<Prepared>();
   std::vector<exec::SemanticSpec> table;
   exec::register_all(table);
   const auto decoders = ptx::opcode_table();
   const ModelSet* models = nullptr;
+  const auto model_of = [&](const Instruction& ins, const std::string& family, Type a, Type d) -> const Model& {
+    try {
+      if (!models) models = &models_for(opts_.arch);
+      return models->select(family, a, d);
+    } catch (const Error& e) {
+      throw located(prog_, ins, fmt::format("'{}': no rounding model on {}: {}", ins.text, opts_.arch, e.what()));
+    }
+  };
   for (const Instruction& ins : prog_.code) {
     const ptx::OpcodeSpec& spec = decoders[static_cast<std::size_t>(ins.family)];
     prep->flows.push_back(spec.flow);
+    prep->collective.push_back(collective_of(ins));
+    prep->regs_used.push_back(registers_named(ins));
     exec::SemanticFn fn = nullptr;
     for (const auto& s : table)
       if (s.opcode == spec.opcode) fn = s.fn;
@@ -223,40 +297,46 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
     prep->fns.push_back(fn);
     std::unique_ptr<MmaExecutor> mx;
     if (ins.d.mma) {
-      try {
-        if (!models) models = &models_for(opts_.arch);
-        const MmaVariant& v = *ins.d.mma->variant;
-        const Model& model = models->select(v.family, v.a, v.d);
-        MmaOptions mo;
-        mo.rounding = ins.d.mma->rounding.value_or(Rounding::rn);
-        mo.satfinite = v.satfinite;
-        mx = std::make_unique<MmaExecutor>(v, model, mo);
-      } catch (const ptx::PtxError&) {
-        throw;
-      } catch (const Error& e) {
-        throw located(prog_, ins, fmt::format("'{}': no rounding model on {}: {}", ins.text, opts_.arch, e.what()));
-      }
+      const MmaVariant& v = *ins.d.mma->variant;
+      MmaOptions mo;
+      mo.rounding = ins.d.mma->rounding.value_or(Rounding::rn);
+      mo.satfinite = v.satfinite;
+      mx = std::make_unique<MmaExecutor>(v, model_of(ins, v.family, v.a, v.d), mo);
     }
     prep->mma.push_back(std::move(mx));
+    std::unique_ptr<WgmmaExecutor> wx;
+    if (ins.d.wgmma) {
+      const WgmmaVariant& v = *ins.d.wgmma->ins.variant;
+      if (block_threads_ % 128 != 0 || warps_ % 4 != 0)
+        throw located(prog_, ins,
+                      fmt::format("'{}' needs whole warpgroups of 128 threads; {}", ins.text,
+                                  warps_ == 1 && block_warps > 1
+                                      ? fmt::format("only warp {} runs", first_warp_)
+                                      : fmt::format("the block has {} threads", block_threads_)));
+      wx = std::make_unique<WgmmaExecutor>(v, model_of(ins, v.family, v.a, v.d), ins.d.wgmma->operands);
+    }
+    prep->wgmma.push_back(std::move(wx));
   }
   prep->ipdom = post_dominators(prog_);
   prep_ = std::move(prep);
 }
 
-void Machine::set_reg(int lane, int r, std::uint64_t v) {
+void Machine::set_reg(int thread, int r, std::uint64_t v) {
   const int w = widths_[static_cast<std::size_t>(r)];
-  regs_[static_cast<std::size_t>(r)][static_cast<std::size_t>(lane)] = w >= 64 ? v : v & ((1ULL << w) - 1);
+  regs_[static_cast<std::size_t>(r)][static_cast<std::size_t>(thread)] = w >= 64 ? v : v & ((1ULL << w) - 1);
 }
 
-std::uint32_t Machine::special(ptx::Special s, int lane) const {
+std::uint32_t Machine::special(ptx::Special s, int thread) const {
   using ptx::Special;
-  const std::uint32_t linear = static_cast<std::uint32_t>(opts_.warpid) * 32U + static_cast<std::uint32_t>(lane);
+  const int lane = thread % kLanes;
+  const int warp = warp_id(thread / kLanes);
+  const std::uint32_t linear = static_cast<std::uint32_t>(warp) * 32U + static_cast<std::uint32_t>(lane);
   const auto nx = static_cast<std::uint32_t>(ntid_[0]), ny = static_cast<std::uint32_t>(ntid_[1]);
   const std::uint32_t bit = 1U << lane;
   switch (s) {
     case Special::laneid: return static_cast<std::uint32_t>(lane);
-    case Special::warpid: return static_cast<std::uint32_t>(opts_.warpid);
-    case Special::nwarpid: return static_cast<std::uint32_t>((ntid_[0] * ntid_[1] * ntid_[2] + 31) / 32);
+    case Special::warpid: return static_cast<std::uint32_t>(warp);
+    case Special::nwarpid: return static_cast<std::uint32_t>((block_threads_ + 31) / 32);
     case Special::tid_x: return linear % nx;
     case Special::tid_y: return (linear / nx) % ny;
     case Special::tid_z: return linear / (nx * ny);
@@ -279,21 +359,95 @@ std::uint32_t Machine::special(ptx::Special s, int lane) const {
   return 0;
 }
 
+void Machine::diagnose(const Instruction& ins, const std::string& what, RunSummary& sum) const {
+  if (opts_.strict) throw located(prog_, ins, what + " (an error under --strict)");
+  sum.warnings.push_back(ptx::Diagnostic{prog_.file, ins.loc, what, true});
+}
+
 RunSummary Machine::run() {
-  const Prepared& prep = *prep_;
   const int n = static_cast<int>(prog_.code.size());
   RunSummary sum;
-  struct Entry {
-    int pc, rpc;
-    std::uint32_t mask;
-  };
-  // Lanes that exist: the block may be smaller than this warp.
-  const std::int64_t threads = static_cast<std::int64_t>(ntid_[0]) * ntid_[1] * ntid_[2] - 32LL * opts_.warpid;
-  if (threads <= 0) throw Error(fmt::format("warp {} is outside a block of {} threads", opts_.warpid, threads + 32LL * opts_.warpid));
-  const std::uint32_t launch = threads >= 32 ? 0xffffffffU : (1U << threads) - 1;
-  std::vector<Entry> stack{{0, n, launch}};
+  sum.steps.assign(static_cast<std::size_t>(threads()), 0);
+  std::vector<WarpRun> ws(static_cast<std::size_t>(warps_));
+  for (int w = 0; w < warps_; ++w) {
+    // Lanes that exist: the block may end inside this warp.
+    const std::int64_t t = block_threads_ - 32LL * warp_id(w);
+    ws[static_cast<std::size_t>(w)].launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
+    ws[static_cast<std::size_t>(w)].stack.push_back({0, n, ws[static_cast<std::size_t>(w)].launch});
+  }
+  for (;;) {
+    for (int w = 0; w < warps_; ++w) {
+      WarpRun& r = ws[static_cast<std::size_t>(w)];
+      if (!r.stack.empty() && (r.waiting < 0 || r.released)) run_warp(w, r, sum);
+    }
+    // Every warp has finished or waits at a collective: complete those whose warps have all arrived.
+    bool released = false;
+    int barrier_waiting = 0, live = 0;
+    std::set<std::uint64_t> barrier_ids;
+    for (int w = 0; w < warps_; ++w) {
+      const WarpRun& r = ws[static_cast<std::size_t>(w)];
+      if (r.stack.empty()) continue;
+      ++live;
+      if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != Collective::barrier) continue;
+      ++barrier_waiting;
+      const int lane = std::countr_zero(r.stack.back().mask);
+      barrier_ids.insert(exec::Exec(*this, 0, w).read(prog_.code[static_cast<std::size_t>(r.waiting)].ops[0], lane));
+    }
+    if (live == 0) break;
+    // A CTA barrier completes when every warp that has not exited waits at it (same barrier number).
+    if (barrier_waiting == live && barrier_ids.size() == 1) {
+      for (WarpRun& r : ws) r.released = !r.stack.empty();
+      released = true;
+    }
+    for (int g = 0; g + 4 <= warps_; g += 4) {
+      bool all = true;
+      for (int w = g; w < g + 4; ++w) {
+        const WarpRun& r = ws[static_cast<std::size_t>(w)];
+        all = all && !r.stack.empty() && r.waiting >= 0 &&
+              prep_->collective[static_cast<std::size_t>(r.waiting)] == Collective::mma_async;
+      }
+      if (!all) continue;
+      run_wgmma(g, ws, sum);
+      released = true;
+    }
+    if (!released) {
+      // A deadlock: name each waiting warp and where it waits.
+      std::string who;
+      const Instruction* first = nullptr;
+      for (int w = 0; w < warps_; ++w) {
+        const WarpRun& r = ws[static_cast<std::size_t>(w)];
+        if (r.stack.empty()) continue;
+        const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
+        if (!first) first = &ins;
+        who += fmt::format("{}warp {} at line {} ({})", who.empty() ? "" : "; ", warp_id(w), ins.loc.line, ins.text);
+      }
+      throw located(prog_, *first,
+                    fmt::format("deadlock: no warp can go on ({}); a barrier needs every live warp of the block, a "
+                                "wgmma.mma_async the four warps of its warpgroup at the same instruction",
+                                who));
+    }
+  }
+  for (int w = 0; w < warps_; ++w) {
+    sum.exited.push_back(ws[static_cast<std::size_t>(w)].exited);
+    for (const WgmmaAsync::Op* op : ws[static_cast<std::size_t>(w)].async.in_flight()) {
+      diagnose(prog_.code[static_cast<std::size_t>(op->pc)],
+               fmt::format("warp {}: this wgmma.mma_async is still in flight when the program ends (no "
+                           "wgmma.commit_group and wgmma.wait_group retired it)",
+                           warp_id(w)),
+               sum);
+      break;
+    }
+  }
+  return sum;
+}
+
+void Machine::run_warp(int w, WarpRun& ws, RunSummary& sum) {
+  const Prepared& prep = *prep_;
+  const int n = static_cast<int>(prog_.code.size());
+  const int base = w * kLanes;
+  auto& stack = ws.stack;
   while (!stack.empty()) {
-    Entry& top = stack.back();
+    WarpRun::Entry& top = stack.back();
     if (top.mask == 0 || top.pc == top.rpc || top.pc >= n) {
       stack.pop_back();
       continue;
@@ -301,26 +455,53 @@ RunSummary Machine::run() {
     const int pc = top.pc;
     const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
     const std::uint32_t path = top.mask;
+    const Collective coll = prep.collective[static_cast<std::size_t>(pc)];
+    // A collective of several warps: wait for the others, then step past it.
+    if ((coll == Collective::barrier && warps_ > 1) || coll == Collective::mma_async) {
+      if (!(ws.released && ws.waiting == pc)) {
+        ws.waiting = pc;
+        ws.released = false;
+        return;
+      }
+      ws.waiting = -1;
+      ws.released = false;
+    }
     // Steps.
     ++sum.warp_instructions;
     for (int lane = 0; lane < kLanes; ++lane)
       if ((path >> lane) & 1U)
-        if (++sum.steps[static_cast<std::size_t>(lane)] > opts_.max_steps)
+        if (++sum.steps[static_cast<std::size_t>(base + lane)] > opts_.max_steps)
           throw located(prog_, ins,
-                        fmt::format("step limit: lane {} has executed {} instructions without finishing (an endless "
+                        fmt::format("step limit: {}lane {} has executed {} instructions without finishing (an endless "
                                     "loop?); the limit is --max-steps",
-                                    lane, opts_.max_steps));
+                                    warps_ > 1 ? fmt::format("warp {} ", warp_id(w)) : "", lane, opts_.max_steps));
     // Guard.
     std::uint32_t lanes = path;
     if (ins.guard >= 0) {
       lanes = 0;
       for (int lane = 0; lane < kLanes; ++lane)
         if ((path >> lane) & 1U)
-          if ((reg(lane, ins.guard) != 0) != ins.guard_negated) lanes |= 1U << lane;
+          if ((reg(base + lane, ins.guard) != 0) != ins.guard_negated) lanes |= 1U << lane;
     }
-    if (opts_.trace)
-      *opts_.trace << fmt::format("{:>5}  {:08x}  {:<8x}  {}\n", ins.loc.line, path, lanes,
-                                  std::string_view(ins.source_line).substr(ins.source_line.find_first_not_of(" \t") == std::string::npos ? 0 : ins.source_line.find_first_not_of(" \t")));
+    if (opts_.trace) {
+      const std::size_t text = ins.source_line.find_first_not_of(" \t");
+      *opts_.trace << fmt::format("{}{:>5}  {:08x}  {:<8x}  {}\n", warps_ > 1 ? fmt::format("w{:<3}", warp_id(w)) : "",
+                                  ins.loc.line, path, lanes,
+                                  std::string_view(ins.source_line).substr(text == std::string::npos ? 0 : text));
+    }
+    // wgmma hazards: a register of an in-flight wgmma.mma_async touched by anything but another
+    // wgmma.mma_async accumulating into it or reading the same A.
+    if (!ws.async.idle() && coll != Collective::mma_async)
+      for (const int r : prep.regs_used[static_cast<std::size_t>(pc)])
+        if (const auto o = ws.async.owner(r); o.op) {
+          diagnose(ins,
+                   fmt::format("warp {}: {} is {} of the wgmma.mma_async at line {}, which is still in flight (use "
+                               "wgmma.commit_group and wgmma.wait_group before touching it)",
+                               warp_id(w), prog_.registers[static_cast<std::size_t>(r)].source,
+                               o.accumulator ? "an accumulator" : "an A register", line_of(o.op->pc)),
+                   sum);
+          break;
+        }
     const ptx::Flow flow = prep.flows[static_cast<std::size_t>(pc)];
     if (flow == ptx::Flow::branch) {
       const int target = ins.ops[0].target;
@@ -341,36 +522,139 @@ RunSummary Machine::run() {
       continue;
     }
     if (flow == ptx::Flow::exit) {
-      sum.exited |= lanes;
-      for (Entry& e : stack) e.mask &= ~lanes;
+      ws.exited |= lanes;
+      for (WarpRun::Entry& e : stack) e.mask &= ~lanes;
       stack.back().pc = pc + 1;
       continue;
     }
-    exec::Exec x(*this, path);
-    x.live_mask = launch & ~sum.exited;
-    x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
-    try {
-      if (lanes != 0 || ins.d.sync) prep.fns[static_cast<std::size_t>(pc)](x, ins, lanes);
-    } catch (const ptx::PtxError&) {
-      throw;
-    } catch (const Error& e) {
-      throw located(prog_, ins, fmt::format("'{}': {}", ins.text, e.what()));
+    if (coll != Collective::mma_async) {  // a wgmma.mma_async ran when its warpgroup arrived
+      exec::Exec x(*this, path, w);
+      x.live_mask = ws.launch & ~ws.exited;
+      x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
+      try {
+        if (lanes != 0 || ins.d.sync) prep.fns[static_cast<std::size_t>(pc)](x, ins, lanes);
+      } catch (const ptx::PtxError&) {
+        throw;
+      } catch (const Error& e) {
+        throw located(prog_, ins, fmt::format("'{}': {}", ins.text, e.what()));
+      }
+      if (coll == Collective::fence) ws.async.fence();
+      if (coll == Collective::commit) ws.async.commit();
+      if (coll == Collective::wait) ws.async.wait(static_cast<int>(ins.ops[0].value));
     }
     stack.back().pc = pc + 1;
   }
-  return sum;
 }
 
-Warp Machine::to_warp() const {
-  Warp w;
+// One wgmma.mma_async on the warpgroup of warps g..g+3, all waiting at it.
+void Machine::run_wgmma(int g, std::vector<WarpRun>& ws, RunSummary& sum) {
+  const int pc = ws[static_cast<std::size_t>(g)].waiting;
+  const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
+  for (int w = g; w < g + 4; ++w) {
+    const WarpRun& r = ws[static_cast<std::size_t>(w)];
+    const Instruction& other = prog_.code[static_cast<std::size_t>(r.waiting)];
+    if (r.waiting != pc)
+      throw located(prog_, other,
+                    fmt::format("warp {} is at this wgmma.mma_async while warp {} of its warpgroup is at the one on "
+                                "line {}: .aligned needs all four warps at the same instruction",
+                                warp_id(w), warp_id(g), ins.loc.line));
+    if (r.stack.back().mask != r.launch || r.exited)
+      throw located(prog_, ins,
+                    fmt::format("'{}': warp {} executes it with lanes {} only; wgmma.mma_async.sync.aligned needs all "
+                                "128 threads of the warpgroup",
+                                ins.text, warp_id(w), exec::lane_list(r.stack.back().mask)));
+    if (ins.guard >= 0)
+      for (int lane = 0; lane < kLanes; ++lane)
+        if ((reg(w * kLanes + lane, ins.guard) != 0) == ins.guard_negated)
+          throw located(prog_, ins,
+                        fmt::format("'{}': the guard is false in warp {} lane {}; wgmma.mma_async.sync.aligned needs "
+                                    "all 128 threads",
+                                    ins.text, warp_id(w), lane));
+  }
+  const WgmmaExecutor& x = *prep_->wgmma[static_cast<std::size_t>(pc)];
+  const ptx::Operand& dop = ins.ops[0];
+  const ptx::Operand& aop = ins.ops[1];
+  const int t0 = g * kLanes;
+  // Operands that must be the same in the whole warpgroup: reported, then thread 0's is used.
+  const auto uniform = [&](const ptx::Operand& op, const char* what) {
+    const std::uint64_t v = reg(t0, op.reg);
+    for (int t = 1; t < Warpgroup::kThreads; ++t)
+      if (reg(t0 + t, op.reg) != v) {
+        diagnose(ins,
+                 fmt::format("{} {} differs between threads of the warpgroup (warp {} lane 0: {:#x}, warp {} lane {}: "
+                             "{:#x}); warp {} lane 0's value is used",
+                             what, op.text, warp_id(g), v, warp_id(g + t / kLanes), t % kLanes, reg(t0 + t, op.reg),
+                             warp_id(g)),
+                 sum);
+        break;
+      }
+    return v;
+  };
+  WgmmaInputs in;
+  SharedMemory smem(shared.size());
+  {
+    std::vector<std::uint8_t> bytes(shared.size());
+    shared.read(0, bytes.data(), bytes.size());
+    smem.write(0, bytes);
+  }
+  in.shared = &smem;
+  std::vector<std::uint32_t> a, c;
+  if (aop.kind == ptx::Operand::Kind::vec) {
+    for (int t = 0; t < Warpgroup::kThreads; ++t)
+      for (const auto& e : aop.elems) a.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg)));
+    in.a = a;
+  } else {
+    in.desc_a = uniform(aop, "the A descriptor");
+  }
+  in.desc_b = uniform(ins.ops[2], "the B descriptor");
+  const ptx::Operand& sd = ins.ops[3];
+  in.scale_d = sd.kind == ptx::Operand::Kind::imm ? sd.value != 0 : uniform(sd, "the scale-d predicate") != 0;
+  for (int t = 0; t < Warpgroup::kThreads; ++t)
+    for (const auto& e : dop.elems) c.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg)));
+  in.c = c;
+  std::vector<std::uint32_t> d(c.size(), 0);
+  try {
+    x.run(in, d);
+  } catch (const Error& e) {
+    throw located(prog_, ins, fmt::format("'{}' (warpgroup of warps {}-{}): {}", ins.text, warp_id(g), warp_id(g + 3),
+                                          e.what()));
+  }
+  const std::size_t nd = dop.elems.size();
+  WgmmaAsync::Op op{pc, {}, {}};
+  for (const auto& e : dop.elems) op.d.push_back(e.reg);
+  if (aop.kind == ptx::Operand::Kind::vec)
+    for (const auto& e : aop.elems) op.a.push_back(e.reg);
+  for (int w = g; w < g + 4; ++w) {
+    WarpRun& r = ws[static_cast<std::size_t>(w)];
+    if (!r.async.fenced())
+      diagnose(ins, fmt::format("warp {}: wgmma.mma_async without an earlier wgmma.fence (the PTX ISA requires one "
+                                "before the first wgmma.mma_async and after register writes it reads)",
+                                warp_id(w)),
+               sum);
+    // Registers of in-flight operations used here other than as accumulators of the same kind.
+    for (const auto& e : aop.elems)
+      if (const auto o = r.async.owner(e.reg); o.op && o.accumulator)
+        diagnose(ins, fmt::format("warp {}: A register {} is an accumulator of the wgmma.mma_async at line {}, which "
+                                  "is still in flight",
+                                  warp_id(w), e.text, line_of(o.op->pc)),
+                 sum);
+    r.async.issue(op);
+    r.released = true;
+  }
+  for (int t = 0; t < Warpgroup::kThreads; ++t)
+    for (std::size_t k = 0; k < nd; ++k) set_reg(t0 + t, dop.elems[k].reg, d[static_cast<std::size_t>(t) * nd + k]);
+}
+
+Warp Machine::to_warp(int w) const {
+  Warp out;
   for (std::size_t r = 0; r < prog_.registers.size(); ++r) {
     const auto& d = prog_.registers[r];
     const int b = widths_[r];
     const RegKind k = d.type == PtxType::pred ? RegKind::pred : b <= 16 ? RegKind::b16 : b <= 32 ? RegKind::b32 : RegKind::b64;
-    w.declare(d.name, k);
-    for (int lane = 0; lane < kLanes; ++lane) w.set(lane, d.name, regs_[r][static_cast<std::size_t>(lane)]);
+    out.declare(d.name, k);
+    for (int lane = 0; lane < kLanes; ++lane) out.set(lane, d.name, regs_[r][static_cast<std::size_t>(w * kLanes + lane)]);
   }
-  return w;
+  return out;
 }
 
 }  // namespace ptxmma

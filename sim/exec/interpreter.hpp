@@ -1,12 +1,25 @@
-// The PTX interpreter: runs a parsed Program (isa/ptx_program.hpp) on one warp, lane by lane,
-// with an active mask.
+// The PTX interpreter: runs a parsed Program (isa/ptx_program.hpp) on the warps of one block,
+// lane by lane, with an active mask.
 //
-// SIMT model: a reconvergence stack (the classic immediate-post-dominator scheme). Each entry
-// holds a PC, a reconvergence PC and a lane mask; the top entry executes. A branch whose lanes
-// disagree replaces the top entry's PC by the branch's immediate post-dominator and pushes the
-// fall-through and the taken paths, each to run until it reaches that post-dominator, where the
-// entry pops and the lanes join again. Post-dominators come from the control-flow graph of the
-// program (iterative dataflow, no recursion). ret/exit retire lanes from every entry.
+// SIMT model: a reconvergence stack per warp (the classic immediate-post-dominator scheme). Each
+// entry holds a PC, a reconvergence PC and a lane mask; the top entry executes. A branch whose
+// lanes disagree replaces the top entry's PC by the branch's immediate post-dominator and pushes
+// the fall-through and the taken paths, each to run until it reaches that post-dominator, where
+// the entry pops and the lanes join again. Post-dominators come from the control-flow graph of
+// the program (iterative dataflow, no recursion). ret/exit retire lanes from every entry.
+//
+// Warps: each runs alone until it finishes or reaches a collective of several warps — a CTA
+// barrier (bar.sync / barrier.sync) or wgmma.mma_async (the four warps of a warpgroup). When no
+// warp can go on, the collectives whose participants have all arrived complete (the wgmma runs
+// on the four warps' registers) and their warps go on; if none can, the block is deadlocked and
+// the run stops with an error. The order is deterministic, so a program with a data race runs the
+// same way every time (it is not detected).
+//
+// wgmma's asynchronous semantics (sim/exec/wgmma_async.hpp): a wgmma.mma_async writes its
+// accumulators when it runs, but until a wgmma.wait_group retires its group, any other use of
+// those registers (or of its A registers) is reported as a diagnostic, as are a wgmma.mma_async
+// without an earlier wgmma.fence, descriptors that differ between threads, and groups never
+// waited for. Diagnostics are warnings in RunSummary, or errors under InterpreterOptions::strict.
 //
 // Dispatch: a table of (opcode, semantic function) rows, parallel to the decoder table of
 // isa/ptx_opcodes.hpp; each instruction's function is looked up once, before the run. A program
@@ -28,23 +41,25 @@
 namespace ptxmma {
 
 struct InterpreterOptions {
-  std::uint64_t max_steps = 1'000'000;  // instructions per lane before the run is stopped
+  std::uint64_t max_steps = 1'000'000;  // instructions per thread before the run is stopped
   std::string arch = "sm_90a";          // rounding models of mma: configs/models/<arch>.yaml
   std::uint64_t shared_bytes = 0;       // shared memory size; 0: the program's static size + dynamic_shared,
                                         // at least Machine::kDefaultShared
   std::uint64_t dynamic_shared = 0;     // bytes for .extern .shared arrays
   std::array<int, 3> ntid = {0, 0, 0};  // block size; 0: .reqntid/.maxntid, else (32, 1, 1)
-  int warpid = 0;                       // which warp of the block this one is (%warpid, %tid)
+  int warpid = -1;                      // -1: every warp of the block runs; N: only warp N (%warpid, %tid)
   std::array<int, 3> ctaid = {0, 0, 0};
   std::array<int, 3> nctaid = {1, 1, 1};
   std::ostream* trace = nullptr;        // one line per executed instruction, when set
+  bool strict = false;                  // diagnostics (wgmma hazards) are errors, not warnings
 };
 
-// Where a lane's run ended.
+// Where the run ended.
 struct RunSummary {
-  std::uint64_t warp_instructions = 0;        // instructions issued (any lane active)
-  std::array<std::uint64_t, 32> steps{};      // instructions per lane
-  std::uint32_t exited = 0;                   // lanes that executed ret/exit (the others fell off the end)
+  std::uint64_t warp_instructions = 0;        // instructions issued (any lane active), all warps
+  std::vector<std::uint64_t> steps;           // instructions per thread
+  std::vector<std::uint32_t> exited;          // per warp: lanes that executed ret/exit
+  std::vector<ptx::Diagnostic> warnings;      // diagnostics (not under strict: those are thrown)
 };
 
 class Machine {
@@ -57,15 +72,23 @@ class Machine {
   static constexpr std::uint64_t kDefaultShared = 48 * 1024;
 
   // Sets up the registers (zero), shared memory (zero; .global/.const initializers) and the
-  // parameter space; Error if a rounding model or an opcode's semantics are missing.
+  // parameter space; Error if a rounding model or an opcode's semantics are missing, or the block
+  // has more than 1024 threads.
   Machine(const ptx::Program& program, InterpreterOptions options = {});
 
   [[nodiscard]] const ptx::Program& program() const { return prog_; }
   [[nodiscard]] const InterpreterOptions& options() const { return opts_; }
 
-  // Registers by index in program().registers; values masked to the declared width.
-  [[nodiscard]] std::uint64_t reg(int lane, int r) const { return regs_[static_cast<std::size_t>(r)][static_cast<std::size_t>(lane)]; }
-  void set_reg(int lane, int r, std::uint64_t v);
+  // The warps that run: every warp of the block, or the one of InterpreterOptions::warpid.
+  [[nodiscard]] int warps() const { return warps_; }
+  [[nodiscard]] int threads() const { return warps_ * kLanes; }
+  // %warpid of the w-th warp run.
+  [[nodiscard]] int warp_id(int w) const { return first_warp_ + w; }
+
+  // Registers by index in program().registers, per thread = 32 * w + lane of the w-th warp run
+  // (thread = lane when one warp runs); values masked to the declared width.
+  [[nodiscard]] std::uint64_t reg(int thread, int r) const { return regs_[static_cast<std::size_t>(r)][static_cast<std::size_t>(thread)]; }
+  void set_reg(int thread, int r, std::uint64_t v);
   [[nodiscard]] int reg_bits(int r) const { return widths_[static_cast<std::size_t>(r)]; }
 
   Memory shared, global, param, constant;
@@ -74,19 +97,29 @@ class Machine {
   // inactive...) are thrown as ptx::PtxError located at the instruction.
   RunSummary run();
 
-  // The register file as a Warp (declared-order named registers; .b8/.b16 as b16, .pred as pred).
-  [[nodiscard]] Warp to_warp() const;
+  // The register file of the w-th warp run as a Warp (declared-order named registers; .b8/.b16
+  // as b16, .pred as pred).
+  [[nodiscard]] Warp to_warp(int w = 0) const;
 
-  // Special registers of a lane.
-  [[nodiscard]] std::uint32_t special(ptx::Special s, int lane) const;
+  // Special registers of a thread (as in reg()).
+  [[nodiscard]] std::uint32_t special(ptx::Special s, int thread) const;
 
  private:
+  struct Prepared;
+  struct WarpRun;
+  // Runs warp w until it finishes or waits at a collective of several warps.
+  void run_warp(int w, WarpRun& ws, RunSummary& sum);
+  void run_wgmma(int group, std::vector<WarpRun>& ws, RunSummary& sum);
+  void diagnose(const ptx::Instruction& ins, const std::string& what, RunSummary& sum) const;
+  [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
+
   const ptx::Program& prog_;
   InterpreterOptions opts_;
-  std::vector<std::array<std::uint64_t, kLanes>> regs_;
+  int warps_ = 1, first_warp_ = 0;
+  std::int64_t block_threads_ = 32;
+  std::vector<std::vector<std::uint64_t>> regs_;
   std::vector<int> widths_;
   std::array<int, 3> ntid_{};
-  struct Prepared;
   std::shared_ptr<const Prepared> prep_;
 };
 

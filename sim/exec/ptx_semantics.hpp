@@ -14,10 +14,12 @@ namespace ptxmma::exec {
 
 class Exec {
  public:
-  Exec(Machine& machine, std::uint32_t path) : m(machine), p(machine.program()), path_mask(path) {}
+  Exec(Machine& machine, std::uint32_t path, int warp)
+      : m(machine), p(machine.program()), base(warp * Machine::kLanes), path_mask(path) {}
 
   Machine& m;
   const ptx::Program& p;
+  int base;                              // the warp's first thread in Machine::reg; lanes are 0..31
   std::uint32_t path_mask;               // lanes on this path (before the guard): "active" lanes
   std::uint32_t live_mask = 0xffffffffU; // lanes launched and not exited
   const MmaExecutor* mma = nullptr;      // the prepared executor of an mma instruction

@@ -6,6 +6,11 @@
 // less that bit is added back; the result saturates to the destination range, NaN gives 0.
 // Round-to-integral float conversions (cvt.rni.f32.f32) do the same and convert the integer back,
 // exactly, keeping the sign of a zero.
+//
+// NaN inputs of float -> float conversions follow what an H100 stored (docs/hardware/snippets-sm90.md):
+// f32 <-> f64 keep the sign and the payload's high bits and set the quiet bit; cvt.rna.tf32.f32
+// keeps the f32 bits above the tf32 field (sign and payload, a signalling NaN stays signalling);
+// every other conversion gives the destination's canonical NaN (f16 -> f32: 0x7fffffff).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -80,6 +85,15 @@ std::uint64_t saturate01(Type t, std::uint64_t v) {
   return (v & ti.mask()) > one ? one : v;
 }
 
+// The NaN a float -> float conversion of NaN `a` gives (see the top of the file).
+std::uint64_t nan_result(Type sf, std::uint64_t a, Type df) {
+  if (sf == Type::f32 && df == Type::f64)
+    return ((a >> 31) << 63) | 0x7ff8000000000000ULL | ((a & 0x7fffffULL) << 29);
+  if (sf == Type::f64 && df == Type::f32)
+    return ((a >> 63) << 31) | 0x7fc00000ULL | ((a >> 29) & 0x7fffffULL);
+  return info(df).canonical_nan();
+}
+
 std::uint64_t scalar(const Instruction& ins, std::uint64_t a) {
   const ptx::Decoded& d = ins.d;
   const PtxType dt = d.type, st = d.type2;
@@ -91,6 +105,7 @@ std::uint64_t scalar(const Instruction& ins, std::uint64_t a) {
     if (d.ftz && sf == Type::f32) a = flush(sf, a);
     if (!is_float(dt)) return float_to_int(sf, a, dt, mode);
     const Type df = *ptx::element_format(dt);
+    if (decode(sf, a).cls == FpClass::nan) return nan_result(sf, a, df);
     std::uint64_t r;
     if (d.int_rnd) {
       const std::uint64_t wide = sf == df ? a : convert(sf, a, df, ConvertFlags{Rounding::rn});
@@ -163,7 +178,8 @@ void cvt(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       case 3: {  // tf32: the 19-bit code in bits [31:13]
         std::uint64_t aa = a & 0xffffffffULL;
         if (d.ftz) aa = flush(Type::f32, aa);
-        r = container_of(info(Type::tf32), convert(Type::f32, aa, Type::tf32, flags));
+        r = decode(Type::f32, aa).cls == FpClass::nan ? aa & 0xffffe000ULL
+                                                      : container_of(info(Type::tf32), convert(Type::f32, aa, Type::tf32, flags));
         break;
       }
       default: throw Error("unknown cvt form");

@@ -70,6 +70,29 @@ std::int64_t key(Type t, std::uint64_t v, bool signed_zero) {
 }
 
 // One element of a float instruction.
+// IEEE division, correctly rounded: the quotient of the significands with enough bits for the
+// rounding, the remainder as the sticky bit. NaNs as the other operations: f32 canonical, f64 the
+// first NaN operand quietened; 0/0 and inf/inf are invalid.
+std::uint64_t divide(Type t, std::uint64_t a, std::uint64_t b, Rounding mode) {
+  const TypeInfo& ti = info(t);
+  const Fields fa = decode(t, a), fb = decode(t, b);
+  const std::uint64_t sign = (fa.sign != fb.sign) ? ti.sign_bit() : 0;
+  const std::uint64_t quiet = 1ULL << (ti.man_bits - 1);
+  if (fa.cls == FpClass::nan || fb.cls == FpClass::nan)
+    return t == Type::f64 ? (fa.cls == FpClass::nan ? a : b) | quiet : canonical_nan(t);
+  const bool za = fa.cls == FpClass::zero, zb = fb.cls == FpClass::zero;
+  const bool ia = fa.cls == FpClass::infinity, ib = fb.cls == FpClass::infinity;
+  if ((za && zb) || (ia && ib)) return t == Type::f64 ? scalar_model().nan_invalid : canonical_nan(t);
+  const std::uint64_t inf = ti.mask() & ~ti.sign_bit() & ~(quiet * 2 - 1);
+  if (ia || zb) return sign | inf;
+  if (za || ib) return sign;
+  const auto bitlen = [](std::uint64_t v) { return 64 - __builtin_clzll(v); };
+  const int shift = std::max(0, ti.man_bits + 3 + bitlen(fb.significand) - bitlen(fa.significand));
+  const u128 num = static_cast<u128>(fa.significand) << shift;
+  const u128 q = num / fb.significand, rem = num % fb.significand;
+  return round_to(t, Unrounded{sign != 0, fa.exponent - fb.exponent - shift, q, rem != 0}, ConvertFlags{mode});
+}
+
 std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   const std::string& op = ins.opcode;
   const ptx::Decoded& d = ins.d;
@@ -105,6 +128,8 @@ std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint
     r = zero ? ((fa.sign != fb.sign) ? sign : 0) : fma_step(m, t, a, b, sign, mode);
   } else if (op == "fma" || op == "mad") {
     r = fma_step(m, t, a, b, c, mode);
+  } else if (op == "div") {
+    r = divide(t, a, b, mode);
   } else {
     throw Error(fmt::format("'{}' is not a floating-point operation", ins.text));
   }

@@ -229,6 +229,33 @@ void bitcount(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   });
 }
 
+// The most significant bit that is not a sign bit (all bits for unsigned types), or 0xffffffff.
+void bfind(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const int w = ptx::bits(ins.d.type);
+  const bool sgn = ptx::type_class(ins.d.type) == ptx::TypeClass::signed_int;
+  for_lanes(lanes, [&](int lane) {
+    std::uint64_t a = x.read(ins.ops[1], lane) & mask_of(w);
+    if (sgn && ((a >> (w - 1)) & 1U)) a = ~a & mask_of(w);
+    std::uint64_t r = 0xffffffffU;
+    if (a != 0) {
+      const int pos = 63 - std::countl_zero(a);
+      r = static_cast<std::uint64_t>(ins.d.mode == 1 ? w - 1 - pos : pos);
+    }
+    x.write(ins.ops[0], lane, r);
+  });
+}
+
+void shf(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t lo = x.read(ins.ops[1], lane) & 0xffffffffU, hi = x.read(ins.ops[2], lane) & 0xffffffffU;
+    const std::uint64_t c = x.read(ins.ops[3], lane) & 0xffffffffU;
+    const std::uint64_t n = ins.d.mode2 == 1 ? c & 31U : std::min<std::uint64_t>(c, 32);
+    const std::uint64_t both = (hi << 32) | lo;
+    const std::uint64_t r = ins.d.mode == 0 ? (both << n) >> 32 : both >> n;
+    x.write(ins.ops[0], lane, r & 0xffffffffU);
+  });
+}
+
 void mov(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const ptx::Operand& d = ins.ops[0];
   const ptx::Operand& s = ins.ops[1];
@@ -316,6 +343,8 @@ void register_integer(std::vector<SemanticSpec>& t) {
   t.push_back({"prmt", prmt});
   t.push_back({"lop3", lop3});
   for (const char* op : {"popc", "clz", "brev"}) t.push_back({op, bitcount});
+  t.push_back({"bfind", bfind});
+  t.push_back({"shf", shf});
   t.push_back({"mov", mov});
   t.push_back({"setp", setp});
   t.push_back({"selp", selp});

@@ -31,14 +31,14 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const RegKind kind = x.m.reg_bits(e.reg) == 64 ? RegKind::b64 : RegKind::b32;
       if (!w.declared(decl.name)) {
         w.declare(decl.name, kind);
-        for (int lane = 0; lane < 32; ++lane) w.set(lane, decl.name, x.m.reg(lane, e.reg));
+        for (int lane = 0; lane < 32; ++lane) w.set(lane, decl.name, x.m.reg(x.base + lane, e.reg));
       }
       lists[k]->push_back(decl.name);
     }
   w.set_active_mask(lanes);
   execute_mma(w, *x.mma, regs);
   for (const Operand& e : ins.ops[0].elems)
-    for (int lane = 0; lane < 32; ++lane) x.m.set_reg(lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
+    for (int lane = 0; lane < 32; ++lane) x.m.set_reg(x.base + lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
 }
 
 void wgmma(Exec&, const Instruction& ins, std::uint32_t lanes) {

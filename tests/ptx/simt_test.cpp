@@ -78,7 +78,7 @@ TEST(PtxSimt, ExitRetiresLanes) {
     activemask.b32 %r1;
     mov.u32 %r2, 7;
   )");
-  EXPECT_EQ(r.summary.exited, 0xff000000U);
+  EXPECT_EQ(r.summary.exited.at(0), 0xff000000U);
   EXPECT_EQ(r.reg(0, "%r1"), 0x00ffffffU);
   EXPECT_EQ(r.reg(0, "%r2"), 7U);
   EXPECT_EQ(r.reg(24, "%r2"), 0U);

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,17 +57,18 @@ bool matches(const ptx::RegisterDecl& r, const std::string& pat) {
 }  // namespace
 
 void add_run_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on one warp and print the final registers");
+  auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on the warps of one block and print the final registers");
   struct Opts {
-    std::string file, init, lanes, entry, arch = "sm_90a";
+    std::string file, init, lanes, warps, entry, arch = "sm_90a";
     std::vector<std::string> regs, as, dump_shared;
     std::uint64_t max_steps = 1'000'000;
-    bool trace = false;
+    bool trace = false, strict = false;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("SNIPPET", opts->file, "a .ptx file: a kernel (.entry) or a bare instruction sequence")->required();
   cmd->add_option("--init", opts->init, "initial state: registers per lane, shared/global memory, parameters (docs/state-format.md)");
   cmd->add_option("--lanes", opts->lanes, "lanes to print, e.g. 0-3,8 (default: all)");
+  cmd->add_option("--warps", opts->warps, "warps to print, e.g. 0,2 (default: all that ran)");
   cmd->add_option("--regs", opts->regs, "registers to print, e.g. %r1,%f2 or %r* (default: all)");
   cmd->add_option("--as", opts->as, "show a register as another type, e.g. %r1=e4m3x4 or %r*=f16x2 (repeatable)");
   cmd->add_option("--entry", opts->entry, "the kernel to run when the file has several");
@@ -74,6 +76,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--max-steps", opts->max_steps, "instructions per lane before the run stops (default 1000000)");
   cmd->add_option("--dump-shared", opts->dump_shared, "also print shared memory bytes OFFSET:LENGTH, e.g. 0:256");
   cmd->add_flag("--trace", opts->trace, "print each executed instruction: line, path mask, executing lanes");
+  cmd->add_flag("--strict", opts->strict, "diagnostics (wgmma hazards, differing descriptors) are errors");
   cmd->callback([opts] {
     ptx::ParseOptions po;
     po.entry = opts->entry;
@@ -81,7 +84,16 @@ void add_run_command(CLI::App& app) {
     io.arch = opts->arch;
     io.max_steps = opts->max_steps;
     if (opts->trace) io.trace = &std::cout;
+    io.strict = opts->strict;
     const std::uint32_t lane_mask = opts->lanes.empty() ? 0xffffffffU : parse_lane_list(opts->lanes);
+    std::set<int> warps;
+    for (const auto& w : split_commas({opts->warps})) {
+      int v = -1;
+      const auto [e, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+      if (ec != std::errc() || e != w.data() + w.size() || v < 0 || v > 31)
+        throw Error(fmt::format("--warps: bad warp number '{}' (0..31)", w));
+      warps.insert(v);
+    }
     const PtxState state = opts->init.empty() ? PtxState() : PtxState::load(opts->init);
     state.configure(io);
     try {
@@ -120,21 +132,29 @@ void add_run_command(CLI::App& app) {
       Machine m(prog, io);
       state.apply(m);
       const RunSummary sum = m.run();
-      std::cout << fmt::format("{}: {} ({}), {} instructions issued; lanes exited: {}\n", opts->file,
-                               prog.bare ? "snippet" : "kernel " + prog.entry, prog.target, sum.warp_instructions,
-                               sum.exited ? fmt::format("{:#010x}", sum.exited) : std::string("none"));
+      for (const auto& w : sum.warnings) std::cerr << w.text() << "\n";
+      std::string exited;
+      for (int w = 0; w < m.warps(); ++w)
+        if (sum.exited[static_cast<std::size_t>(w)])
+          exited += fmt::format("{}{}{:#010x}", exited.empty() ? "" : ", ",
+                                m.warps() > 1 ? fmt::format("warp {} ", m.warp_id(w)) : "", sum.exited[static_cast<std::size_t>(w)]);
+      std::cout << fmt::format("{}: {} ({}), {}{} instructions issued; lanes exited: {}\n", opts->file,
+                               prog.bare ? "snippet" : "kernel " + prog.entry, prog.target,
+                               m.warps() > 1 ? fmt::format("{} warps, ", m.warps()) : "", sum.warp_instructions,
+                               exited.empty() ? "none" : exited);
       std::size_t nw = 4, tw = 4;
       for (const int r : shown) {
         nw = std::max(nw, prog.registers[static_cast<std::size_t>(r)].name.size());
         tw = std::max(tw, views.at(r).name.size() + 1);
       }
-      for (int lane = 0; lane < 32; ++lane) {
-        if (!((lane_mask >> lane) & 1U)) continue;
-        std::cout << fmt::format("lane {}\n", lane);
+      for (int t = 0; t < m.threads(); ++t) {
+        const int lane = t % 32, warp = m.warp_id(t / 32);
+        if (!((lane_mask >> lane) & 1U) || !(warps.empty() || warps.count(warp))) continue;
+        std::cout << (m.warps() > 1 ? fmt::format("warp {} lane {}\n", warp, lane) : fmt::format("lane {}\n", lane));
         for (const int r : shown) {
           const auto& decl = prog.registers[static_cast<std::size_t>(r)];
           const int w = ptx::bits(decl.type);
-          const std::uint64_t v = m.reg(lane, r);
+          const std::uint64_t v = m.reg(t, r);
           const ValueView& view = views.at(r);
           if (decl.type == ptx::PtxType::pred)
             std::cout << fmt::format("  {:<{}}  {:<{}}  {}\n", decl.name, nw, ".pred", tw, v & 1U);

@@ -12,6 +12,8 @@
 namespace ptxmma {
 namespace {
 
+constexpr std::uint64_t kMaxSharedBytes = 256 * 1024;  // the interpreter's limit (18-bit shared addresses)
+
 std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
   const std::string s = n.IsScalar() ? n.Scalar() : std::string();
   std::string compact = s;  // white space is allowed anywhere in a YAML lane list
@@ -89,11 +91,27 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
   }
   if (const YAML::Node r = b["ramp"]) {
     check_keys(f, r, {"start", "step", "count"});
-    const auto start = parse_decimal(r["start"] ? r["start"].Scalar() : "0");
-    const auto step = parse_decimal(r["step"] ? r["step"].Scalar() : "1");
+    // A number, or (integer element types) the bits in hex.
+    const auto number = [&](const char* key, const char* dflt) -> std::optional<ExactValue> {
+      const YAML::Node n = r[key];
+      if (n && n.IsScalar() && n.Scalar().starts_with("0x")) {
+        ExactValue e;
+        e.value = Rational(integer_of(f, n, key));
+        e.cls = e.value == 0 ? FpClass::zero : FpClass::normal;
+        return e;
+      }
+      return parse_decimal(n ? n.Scalar() : dflt);
+    };
+    const auto start = number("start", "0");
+    const auto step = number("step", "1");
     if (!start || !step || start->cls == FpClass::nan || step->cls == FpClass::nan ||
         start->cls == FpClass::infinity || step->cls == FpClass::infinity)
       f.fail(r, "'ramp' takes finite decimal start and step");
+    // Past 1e+-400 every memory type overflows or underflows; the bound keeps 2^20 exact steps cheap.
+    static const Rational kHuge(boost::multiprecision::pow(BigInt(10), 400));
+    for (const ExactValue* x : {&*start, &*step})
+      if (x->value != 0 && (abs(x->value) > kHuge || abs(x->value) * kHuge < 1))
+        f.fail(r, "'ramp' start and step must be 0 or between 1e-400 and 1e400 in magnitude");
     if (!r["count"]) f.fail(r, "'ramp' needs 'count'");
     const std::uint64_t count = integer_of(f, r["count"], "count");
     if (count > (1U << 20)) f.fail(r["count"], "'count' is too large");
@@ -116,26 +134,38 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
   f.fail(b, "a typed memory block needs 'values' or 'ramp'");
 }
 
-void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, std::uint64_t base) {
-  if (!list.IsSequence()) f.fail(list, "expected a list of blocks (- {address: ..., bytes: ...})");
-  for (const auto& b : list) {
-    if (!b.IsMap()) f.fail(b, "expected a block {address: ..., bytes: ... | type: ..., values: [...]}");
-    check_keys(f, b, {"address", "bytes", "type", "values", "ramp"});
-    if (!b["address"]) f.fail(b, "a block needs 'address'");
-    const std::uint64_t a = integer_of(f, b["address"], "address");
-    const auto bytes = block_bytes(f, b);
+void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem) {
+  for (const MemoryBlock& b : memory_blocks(f, list)) {
     try {
-      mem.write(base + a, bytes.data(), bytes.size());
+      mem.write(b.address, b.bytes.data(), b.bytes.size());
     } catch (const Error& e) {
-      f.fail(b, e.what());
+      f.fail(b.node, e.what());
     }
   }
 }
 
 }  // namespace
 
+std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list) {
+  if (!list.IsSequence()) f.fail(list, "expected a list of blocks (- {address: ..., bytes: ...})");
+  std::vector<MemoryBlock> out;
+  for (const auto& b : list) {
+    if (!b.IsMap()) f.fail(b, "expected a block {address: ..., bytes: ... | type: ..., values: [...]}");
+    check_keys(f, b, {"address", "bytes", "type", "values", "ramp"});
+    if (!b["address"]) f.fail(b, "a block needs 'address'");
+    MemoryBlock m;
+    m.address = integer_of(f, b["address"], "address");
+    m.bytes = block_bytes(f, b);
+    m.width = b["bytes"] ? 1 : std::max(1, ptx::bits(*ptx::parse_ptx_type(b["type"].Scalar())) / 8);
+    m.node = static_cast<const YAML::Node&>(b);  // the Node, not the iterator_value (clang)
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 PtxState PtxState::load(const std::string& path) {
   const YamlFile f = YamlFile::load(path);
+  f.check_unique_keys();
   return from_node(f.path, f.root);
 }
 
@@ -172,9 +202,15 @@ void PtxState::configure(InterpreterOptions& o) const {
   triple("ntid", o.ntid);
   triple("ctaid", o.ctaid);
   triple("nctaid", o.nctaid);
-  if (r["warpid"]) o.warpid = static_cast<int>(integer_of(f, r["warpid"], "warpid"));
-  if (r["shared_size"]) o.shared_bytes = integer_of(f, r["shared_size"], "shared_size");
-  if (r["dynamic_shared"]) o.dynamic_shared = integer_of(f, r["dynamic_shared"], "dynamic_shared");
+  // Bounded here, where the YAML node can be named, before the interpreter sizes anything.
+  const auto bounded = [&](const char* key, std::uint64_t hi) {
+    const std::uint64_t v = integer_of(f, r[key], key);
+    if (v > hi) f.fail(r[key], fmt::format("'{}' value {} is out of range [0, {}]", key, v, hi));
+    return v;
+  };
+  if (r["warpid"]) o.warpid = static_cast<int>(bounded("warpid", 31));
+  if (r["shared_size"]) o.shared_bytes = bounded("shared_size", kMaxSharedBytes);
+  if (r["dynamic_shared"]) o.dynamic_shared = bounded("dynamic_shared", kMaxSharedBytes);
 }
 
 void PtxState::apply(Machine& m) const {
@@ -191,33 +227,42 @@ void PtxState::apply(Machine& m) const {
       const ptx::PtxType t = p.registers[static_cast<std::size_t>(idx)].type;
       const int w = ptx::bits(t);
       const YAML::Node& v = kv.second;
+      // A lane's value goes to that lane of every warp that runs.
+      const auto set = [&](int lane, std::uint64_t x) {
+        for (int warp = 0; warp < m.warps(); ++warp) m.set_reg(warp * 32 + lane, idx, x);
+      };
       if (v.IsScalar()) {
-        for (int lane = 0; lane < 32; ++lane) m.set_reg(lane, idx, value_of(f, v, w, t, lane));
+        for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v, w, t, lane));
       } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
         for (const auto& part : v) {
           check_keys(f, part, {"lanes", "value"});
           if (!part["lanes"] || !part["value"]) f.fail(part, "expected {lanes: ..., value: ...}");
           const std::uint32_t lanes = parse_lanes(f, part["lanes"]);
           for (int lane = 0; lane < 32; ++lane)
-            if ((lanes >> lane) & 1U) m.set_reg(lane, idx, value_of(f, part["value"], w, t, lane));
+            if ((lanes >> lane) & 1U) set(lane, value_of(f, part["value"], w, t, lane));
         }
+      } else if (v.IsSequence() && m.threads() > 32 && v.size() == static_cast<std::size_t>(m.threads())) {
+        for (int th = 0; th < m.threads(); ++th)
+          m.set_reg(th, idx, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32));
       } else if (v.IsSequence()) {
-        if (v.size() != 32) f.fail(v, fmt::format("a list of values per lane needs 32 entries, found {}", v.size()));
-        for (int lane = 0; lane < 32; ++lane) m.set_reg(lane, idx, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane));
+        if (v.size() != 32)
+          f.fail(v, fmt::format("a list of values per lane needs 32 entries{}, found {}",
+                                m.threads() > 32 ? fmt::format(" (or {}, one per thread)", m.threads()) : "", v.size()));
+        for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane));
       } else if (v.IsMap()) {
         check_keys(f, v, {"lanes", "value"});
         if (!v["lanes"] || !v["value"]) f.fail(v, "expected {lanes: ..., value: ...}");
         const std::uint32_t lanes = parse_lanes(f, v["lanes"]);
         for (int lane = 0; lane < 32; ++lane)
-          if ((lanes >> lane) & 1U) m.set_reg(lane, idx, value_of(f, v["value"], w, t, lane));
+          if ((lanes >> lane) & 1U) set(lane, value_of(f, v["value"], w, t, lane));
       } else {
         f.fail(v, "expected a value, a list of 32 values, or {lanes: ..., value: ...}");
       }
     }
   }
-  if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared, 0);
-  if (const YAML::Node n = r["global"]) load_memory(f, n, m.global, 0);
-  if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant, 0);
+  if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared);
+  if (const YAML::Node n = r["global"]) load_memory(f, n, m.global);
+  if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant);
   if (const YAML::Node ps = r["params"]) {
     const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
       std::vector<std::uint8_t> bytes;

@@ -1,7 +1,9 @@
 // The initial state of a `ptxmma run`: registers per lane, shared/global/const memory, kernel
 // parameters and the launch geometry, read from a YAML file (docs/state-format.md).
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/catalog/yaml_file.hpp"
 #include "sim/exec/interpreter.hpp"
@@ -27,5 +29,15 @@ class PtxState {
   YamlFile file_;
   bool empty_ = true;
 };
+
+// The blocks of a memory list (`shared:`, `global:`, `const:`; a test vector's expected memory):
+// where they start, their bytes, their element size (1 for `bytes:`), and the node for messages.
+struct MemoryBlock {
+  std::uint64_t address = 0;
+  std::vector<std::uint8_t> bytes;
+  int width = 1;
+  YAML::Node node;
+};
+std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list);
 
 }  // namespace ptxmma

@@ -7,14 +7,15 @@
 #include <atomic>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "isa/mma_instruction.hpp"
 #include "isa/ptx_parser.hpp"
+#include "sim/catalog/input_file.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/exec/mma.hpp"
@@ -49,7 +50,13 @@ struct VectorCase {
   std::shared_ptr<const ptx::Program> program;
   std::shared_ptr<const PtxState> state;
   std::uint64_t max_steps = 1'000'000;
+  bool strict = false;
   std::vector<RegExpect> regs;
+  struct MemExpect {
+    std::string space;  // "global" or "shared"
+    MemoryBlock block;
+  };
+  std::vector<MemExpect> memory;
 };
 
 namespace {
@@ -68,25 +75,6 @@ void check_keys(const YamlFile& f, const YAML::Node& map, std::initializer_list<
       std::string list;
       for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
       f.fail(kv.first, fmt::format("unknown key '{}' in {} (expected {})", k, where, list));
-    }
-  }
-}
-
-// yaml-cpp keeps both entries of a repeated key; every map of the file is checked (no recursion).
-void check_duplicates(const YamlFile& f) {
-  std::vector<YAML::Node> stack{f.root};
-  while (!stack.empty()) {
-    const YAML::Node n = stack.back();
-    stack.pop_back();
-    if (n.IsMap()) {
-      std::set<std::string> seen;
-      for (const auto& kv : n) {
-        if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second)
-          f.fail(kv.first, fmt::format("duplicate key '{}'", kv.first.Scalar()));
-        stack.push_back(kv.second);
-      }
-    } else if (n.IsSequence()) {
-      for (const auto& e : n) stack.push_back(e);
     }
   }
 }
@@ -256,7 +244,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   c->name = name;
   check_keys(f, n,
              {"name", "target", "instruction", "A", "B", "C", "expect", "snippet", "snippet_file", "init", "init_file",
-              "entry", "max_steps"},
+              "entry", "max_steps", "strict"},
              "a case");
   c->target = n["target"] ? scalar_of(f, n["target"], "target") : file_target;
   const bool ins = static_cast<bool>(n["instruction"]);
@@ -267,7 +255,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   if (!ex) f.fail(n, fmt::format("case '{}' has no 'expect'", name));
   if (!ex.IsMap()) f.fail(ex, "'expect' is a map (D: matrix, or registers: ...)");
   if (ins) {
-    for (const char* k : {"snippet", "snippet_file", "init", "init_file", "entry", "max_steps"})
+    for (const char* k : {"snippet", "snippet_file", "init", "init_file", "entry", "max_steps", "strict"})
       if (n[k]) f.fail(n[k], fmt::format("'{}' belongs to snippet cases, not to an instruction case", k));
     check_keys(f, ex, {"D"}, "'expect' of an instruction case");
     const std::string text = scalar_of(f, n["instruction"], "instruction");
@@ -303,8 +291,14 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   }
   for (const char* k : {"A", "B", "C"})
     if (n[k]) f.fail(n[k], fmt::format("matrix {} belongs to an instruction case; a snippet takes 'init'", k));
-  check_keys(f, ex, {"registers"}, "'expect' of a snippet case");
-  if (!ex["registers"]) f.fail(ex, fmt::format("case '{}': 'expect' needs 'registers'", name));
+  check_keys(f, ex, {"registers", "global", "shared"}, "'expect' of a snippet case");
+  if (!ex["registers"] && !ex["global"] && !ex["shared"])
+    f.fail(ex, fmt::format("case '{}': 'expect' needs 'registers', 'global' or 'shared'", name));
+  if (n["strict"]) {
+    const std::string v = scalar_of(f, n["strict"], "strict");
+    if (v != "true" && v != "false") f.fail(n["strict"], fmt::format("'strict' takes true or false, found '{}'", v));
+    c->strict = v == "true";
+  }
   if (n["init"] && n["init_file"]) f.fail(n["init_file"], "give 'init' or 'init_file', not both");
   ptx::ParseOptions po;
   if (n["entry"]) po.entry = scalar_of(f, n["entry"], "entry");
@@ -341,7 +335,10 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   else if (n["init_file"])
     c->state = std::make_shared<const PtxState>(PtxState::load(resolve(f.path, scalar_of(f, n["init_file"], "init_file"))));
   else c->state = std::make_shared<const PtxState>();
-  c->regs = parse_expected_registers(f, ex["registers"], *c->program);
+  if (ex["registers"]) c->regs = parse_expected_registers(f, ex["registers"], *c->program);
+  for (const char* space : {"global", "shared"})
+    if (ex[space])
+      for (MemoryBlock& b : memory_blocks(f, ex[space])) c->memory.push_back({space, std::move(b)});
   try {
     (void)models_for(c->target);
   } catch (const Error& e) {
@@ -375,31 +372,56 @@ std::string run_mma(const VectorCase& c) {
   return out;
 }
 
-std::string run_snippet(const VectorCase& c) {
+// Whether every expected value matched, and the details (warnings, then the differences).
+std::pair<bool, std::string> run_snippet(const VectorCase& c) {
   InterpreterOptions io;
   io.arch = c.target;
   io.max_steps = c.max_steps;
+  io.strict = c.strict;
   c.state->configure(io);
   Machine m(*c.program, io);
   c.state->apply(m);
-  m.run();
+  const RunSummary sum = m.run();
   std::string out;
   int bad = 0;
-  for (int lane = 0; lane < 32; ++lane)
+  // Expected registers hold in every warp that ran.
+  for (int t = 0; t < m.threads(); ++t)
     for (const RegExpect& e : c.regs) {
+      const int lane = t % 32;
       if (!((e.lanes >> lane) & 1U)) continue;
-      const std::uint64_t w = e.bits[static_cast<std::size_t>(lane)], g = m.reg(lane, e.reg);
+      const std::uint64_t w = e.bits[static_cast<std::size_t>(lane)], g = m.reg(t, e.reg);
       if (w == g) continue;
       if (++bad > kMaxReported) continue;
       const auto& decl = c.program->registers[static_cast<std::size_t>(e.reg)];
       const int width = ptx::bits(decl.type);
       const ValueView view = default_view(decl.type);
-      out += fmt::format("  lane {} {}: expected {} ({}), got {} ({})\n", lane, e.name, hex_text(w, width),
+      out += fmt::format("  {}lane {} {}: expected {} ({}), got {} ({})\n",
+                         m.warps() > 1 ? fmt::format("warp {} ", m.warp_id(t / 32)) : "", lane, e.name, hex_text(w, width),
                          typed_text(w, width, view), hex_text(g, width), typed_text(g, width, view));
     }
+  int bad_mem = 0;
+  for (const auto& [space, b] : c.memory) {
+    const Memory& mem = space == "global" ? m.global : m.shared;
+    const auto width = static_cast<std::size_t>(b.width);
+    for (std::size_t i = 0; i + width <= b.bytes.size(); i += width) {
+      const std::uint64_t addr = b.address + i;
+      std::uint64_t want = 0;
+      for (std::size_t k = 0; k < width; ++k) want |= static_cast<std::uint64_t>(b.bytes[i + k]) << (8 * k);
+      const bool defined = mem.defined(addr, width) && (!mem.is_dense() || addr + width <= mem.size());
+      const std::uint64_t got = defined ? mem.load(addr, static_cast<int>(width)) : 0;
+      if (defined && got == want) continue;
+      if (++bad_mem > kMaxReported) continue;
+      out += fmt::format("  {} {:#x}: expected {}, got {}\n", space, addr, hex_text(want, 8 * b.width),
+                         defined ? hex_text(got, 8 * b.width) : "nothing (never written)");
+    }
+  }
+  bad += bad_mem;
   if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
-  if (bad) out = fmt::format("  {} register value{}\n", bad, bad == 1 ? " differs" : "s differ") + out;
-  return out;
+  if (bad)
+    out = fmt::format("  {} {}value{}\n", bad, bad_mem ? "" : "register ", bad == 1 ? " differs" : "s differ") + out;
+  std::string warnings;
+  for (const auto& w : sum.warnings) warnings += "  " + w.text() + "\n";
+  return {bad == 0, warnings + out};
 }
 
 }  // namespace
@@ -438,17 +460,19 @@ std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const 
   return words;
 }
 
-VectorFile VectorFile::load(const std::string& path) {
+VectorFile VectorFile::load(const std::string& path) { return parse(read_input_file(path), path); }
+
+VectorFile VectorFile::parse(const std::string& text, const std::string& path) {
   VectorFile vf;
   vf.path = path;
-  vf.yaml = YamlFile::load(path);
+  vf.yaml = YamlFile::parse(text, path);
   const YamlFile& f = vf.yaml;
   std::vector<std::string> lines;
   {
-    std::ifstream in(path);
+    std::istringstream in(text);
     for (std::string l; std::getline(in, l);) lines.push_back(l);
   }
-  check_duplicates(f);
+  f.check_unique_keys();
   const YAML::Node& r = f.root;
   if (!r || !r.IsMap()) f.fail(r, "a vector file is a map: target, description, cases");
   check_keys(f, r, {"target", "description", "cases"}, "the file");
@@ -475,8 +499,12 @@ CaseResult run_vector_case(const VectorFile& f, std::size_t i) {
   const VectorCase& c = *f.cases.at(i);
   r.name = c.name;
   try {
-    r.detail = c.is_mma ? run_mma(c) : run_snippet(c);
-    r.passed = r.detail.empty();
+    if (c.is_mma) {
+      r.detail = run_mma(c);
+      r.passed = r.detail.empty();
+    } else {
+      std::tie(r.passed, r.detail) = run_snippet(c);
+    }
   } catch (const std::exception& e) {
     r.passed = false;
     r.detail = fmt::format("  error: {}\n", e.what());

@@ -26,13 +26,16 @@ struct VectorFile {
 
   // Reads and checks the file; Error "file:line:col: what is wrong" on the first problem.
   static VectorFile load(const std::string& path);
+  // The same from the text of a file named `path` (snippet_file and init_file are relative to it).
+  static VectorFile parse(const std::string& text, const std::string& path);
   [[nodiscard]] std::string case_name(std::size_t i) const;
 };
 
 struct CaseResult {
   std::string file, name;
   bool passed = false;
-  std::string detail;  // a failure: the differing cells / lanes and registers, or the error; lines end "\n"
+  std::string detail;  // warnings, and for a failure the differing cells / lanes and registers, or the error;
+                       // lines end "\n"
 };
 
 // Runs case `i` of a loaded file; never throws (an error is a failed case with the message).

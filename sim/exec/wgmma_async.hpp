@@ -1,0 +1,43 @@
+// The asynchronous side of wgmma for one warp: which wgmma.mma_async operations are in flight
+// (issued, committed into groups by wgmma.commit_group, retired by wgmma.wait_group N), and which
+// registers they own until then. The PTX ISA makes any access to the accumulators or to the A
+// registers of an in-flight wgmma.mma_async undefined, except by a later wgmma.mma_async that
+// accumulates into the same registers or reads the same A; the interpreter reports the others.
+#pragma once
+#include <deque>
+#include <vector>
+
+namespace ptxmma {
+
+class WgmmaAsync {
+ public:
+  struct Op {
+    int pc = -1;            // the wgmma.mma_async (index in Program::code)
+    std::vector<int> d, a;  // register indices: accumulators, A (register form)
+  };
+
+  void fence() { fenced_ = true; }
+  [[nodiscard]] bool fenced() const { return fenced_; }
+  void issue(Op op) { uncommitted_.push_back(std::move(op)); }
+  // Every operation issued since the last commit becomes one group (possibly empty).
+  void commit();
+  // Retires the groups older than the `n` most recent; uncommitted operations stay in flight.
+  void wait(int n);
+
+  [[nodiscard]] bool idle() const { return uncommitted_.empty() && groups_.empty(); }
+  // The in-flight operation that owns register `r` as an accumulator or an A register; null if none.
+  struct Owner {
+    const Op* op = nullptr;
+    bool accumulator = false;
+  };
+  [[nodiscard]] Owner owner(int r) const;
+  // Every operation still in flight, oldest first.
+  [[nodiscard]] std::vector<const Op*> in_flight() const;
+
+ private:
+  bool fenced_ = false;
+  std::vector<Op> uncommitted_;
+  std::deque<std::vector<Op>> groups_;
+};
+
+}  // namespace ptxmma

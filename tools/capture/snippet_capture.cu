@@ -1,0 +1,247 @@
+// snippet_capture: runs an nvcc-emitted PTX kernel of the form `kernel(const void* in, void* out)`
+// on a real GPU, one block, and writes a YAML test-vector file for `ptxmma test`
+// (docs/test-vectors.md): the PTX file, the input words in global memory, and the output words the
+// GPU stored, as the expected global memory.
+//
+//   snippet_capture --ptx FILE.ptx --entry NAME --threads T --in SPEC --out-words N
+//                   [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
+//
+// SPEC: comma-separated segments KIND:COUNT, filled from a seeded generator (splitmix64):
+//   u32:N   N random words
+//   f32:N   N random f32, exponent in [-12, 12], random sign and significand
+//   f32w:N  N f32 over the whole range: exponent in [-150, 130], one in 16 a special value
+//           (+-0, +-inf, NaN, the largest finite, the smallest subnormal, 448, 57344)
+//   f16:N   N random f16 (exponent in [-4, 4]), two to a word (N even)
+// The output buffer starts as 0xcdcdcdcd words in both the GPU run and the vector's initial state,
+// so a word the kernel does not write is compared too. The simulated addresses of in and out are
+// fixed (0x100000 and 0x200000); the kernel sees them only through its two parameters.
+//
+// Dependencies: the CUDA driver API (-lcuda) and the C++17 standard library.
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Fatal : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void cu_check(CUresult r, const char* call) {
+  if (r == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  const char* text = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &text);
+  throw Fatal(std::string(call) + ": " + (name ? name : "?") + ": " + (text ? text : "?"));
+}
+#define CU(call) cu_check((call), #call)
+
+constexpr std::uint64_t kInAddress = 0x100000, kOutAddress = 0x200000;  // also in the params line below
+constexpr std::uint32_t kOutFill = 0xcdcdcdcdu;  // also in the ramp line below
+
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<std::uint64_t>(hi - lo + 1)); }
+};
+
+std::uint32_t f32_bits(Rng& r, int emin, int emax) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(r.next() & 1U) << 31;
+  const int e = r.range(emin, emax);
+  const auto frac = static_cast<std::uint32_t>(r.next() & 0x7fffffU);
+  if (e < -126) {  // subnormal: the significand shifted right, the implicit bit kept
+    const int shift = -126 - e;
+    return sign | (shift >= 24 ? 1U : ((0x800000U | frac) >> shift));
+  }
+  return sign | (static_cast<std::uint32_t>(e + 127) << 23) | frac;
+}
+
+std::uint32_t f32_wide(Rng& r) {
+  static const std::uint32_t special[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                                          0x7f7fffff, 0x00000001, 0x43e00000, 0x47600000};
+  if (r.next() % 16 == 0) return special[r.next() % (sizeof special / sizeof special[0])];
+  return f32_bits(r, -150, 130);
+}
+
+std::uint16_t f16_bits(Rng& r) {
+  const auto sign = static_cast<std::uint16_t>((r.next() & 1U) << 15);
+  const int e = r.range(-4, 4);
+  return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | (r.next() & 0x3ffU));
+}
+
+std::vector<std::uint32_t> fill(const std::string& spec, Rng& r) {
+  std::vector<std::uint32_t> words;
+  std::stringstream ss(spec);
+  std::string seg;
+  while (std::getline(ss, seg, ',')) {
+    const auto colon = seg.find(':');
+    if (colon == std::string::npos) throw Fatal("--in: segment '" + seg + "' is not KIND:COUNT");
+    const std::string kind = seg.substr(0, colon);
+    const long n = std::stol(seg.substr(colon + 1));
+    if (n <= 0) throw Fatal("--in: segment '" + seg + "' has no elements");
+    if (kind == "u32") {
+      for (long i = 0; i < n; ++i) words.push_back(static_cast<std::uint32_t>(r.next()));
+    } else if (kind == "f32") {
+      for (long i = 0; i < n; ++i) words.push_back(f32_bits(r, -12, 12));
+    } else if (kind == "f32w") {
+      for (long i = 0; i < n; ++i) words.push_back(f32_wide(r));
+    } else if (kind == "f16") {
+      if (n % 2) throw Fatal("--in: f16 segments need an even count");
+      for (long i = 0; i < n; i += 2) {
+        const std::uint32_t lo = f16_bits(r), hi = f16_bits(r);
+        words.push_back(lo | (hi << 16));
+      }
+    } else {
+      throw Fatal("--in: unknown kind '" + kind + "' (u32, f32, f32w, f16)");
+    }
+  }
+  return words;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Fatal(path + ": cannot read");
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A YAML block of words: `{address: 0x..., type: b32, values: [...]}` with 8 words per line.
+void write_words(std::ostream& o, const char* indent, std::uint64_t address, const std::vector<std::uint32_t>& w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(address));
+  o << indent << "- {address: " << buf << ", type: b32, values: [";
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (i % 8 == 0 && i) o << ",\n" << indent << "    ";
+    else if (i) o << ", ";
+    std::snprintf(buf, sizeof buf, "0x%08x", w[i]);
+    o << buf;
+  }
+  o << "]}\n";
+}
+
+struct Options {
+  std::string ptx, entry, in_spec, yaml;
+  int threads = 32, out_words = 0, cases = 2, device = 0;
+  std::uint64_t seed = 1;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw Fatal(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--ptx") o.ptx = value();
+    else if (a == "--entry") o.entry = value();
+    else if (a == "--threads") o.threads = std::stoi(value());
+    else if (a == "--in") o.in_spec = value();
+    else if (a == "--out-words") o.out_words = std::stoi(value());
+    else if (a == "--cases") o.cases = std::stoi(value());
+    else if (a == "--seed") o.seed = std::stoull(value());
+    else if (a == "--yaml") o.yaml = value();
+    else if (a == "--device") o.device = std::stoi(value());
+    else throw Fatal("unknown option " + a);
+  }
+  if (o.ptx.empty() || o.entry.empty() || o.in_spec.empty() || o.out_words <= 0)
+    throw Fatal("usage: snippet_capture --ptx FILE --entry NAME --threads T --in SPEC --out-words N [--cases C] "
+                "[--seed S] [--yaml OUT] [--device D]");
+  if (o.threads < 1 || o.threads > 1024) throw Fatal("--threads must be 1..1024");
+  return o;
+}
+
+std::string ptx_basename(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options opt = parse(argc, argv);
+  const std::string ptx = read_file(opt.ptx);
+
+  CU(cuInit(0));
+  CUdevice dev;
+  CU(cuDeviceGet(&dev, opt.device));
+  char name[256] = {};
+  CU(cuDeviceGetName(name, sizeof name, dev));
+  CUcontext ctx;
+  CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CU(cuCtxSetCurrent(ctx));
+  std::vector<char> log(16384, 0);
+  CUjit_option jo[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* jv[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
+  CUmodule mod;
+  const CUresult jr = cuModuleLoadDataEx(&mod, ptx.c_str(), 2, jo, jv);
+  if (jr != CUDA_SUCCESS) throw Fatal(opt.ptx + ": JIT failed: " + log.data());
+  CUfunction fn;
+  CU(cuModuleGetFunction(&fn, mod, opt.entry.c_str()));
+
+  std::ostringstream y;
+  y << "# Captured on " << name << " by tools/capture/snippet_capture (docs/hardware/snippets-sm90.md):\n"
+    << "#   snippet_capture --ptx " << ptx_basename(opt.ptx) << " --entry " << opt.entry << " --threads "
+    << opt.threads << " --in " << opt.in_spec << " --out-words " << opt.out_words << " --cases " << opt.cases
+    << " --seed " << opt.seed << "\n"
+    << "# Expected values are the words the GPU stored; do not edit.\n"
+    << "description: \"" << opt.entry << ": nvcc-emitted PTX, results captured on " << name << "\"\n"
+    << "target: sm_90a\ncases:\n";
+  for (int c = 0; c < opt.cases; ++c) {
+    Rng rng{opt.seed * 1000003ULL + static_cast<std::uint64_t>(c)};
+    const std::vector<std::uint32_t> in = fill(opt.in_spec, rng);
+    std::vector<std::uint32_t> out(static_cast<std::size_t>(opt.out_words), kOutFill);
+    CUdeviceptr din, dout;
+    CU(cuMemAlloc(&din, in.size() * 4));
+    CU(cuMemAlloc(&dout, out.size() * 4));
+    CU(cuMemcpyHtoD(din, in.data(), in.size() * 4));
+    CU(cuMemcpyHtoD(dout, out.data(), out.size() * 4));
+    void* params[] = {&din, &dout};
+    CU(cuLaunchKernel(fn, 1, 1, 1, static_cast<unsigned>(opt.threads), 1, 1, 0, nullptr, params, nullptr));
+    CU(cuCtxSynchronize());
+    CU(cuMemcpyDtoH(out.data(), dout, out.size() * 4));
+    CU(cuMemFree(din));
+    CU(cuMemFree(dout));
+
+    y << "  - name: " << opt.entry << " case " << c << "\n"
+      << "    snippet_file: " << ptx_basename(opt.ptx) << "\n"
+      << "    entry: " << opt.entry << "\n"
+      << "    init:\n"
+      << "      ntid: [" << opt.threads << ", 1, 1]\n"
+      << "      params: [0x100000, 0x200000]\n"
+      << "      global:\n";
+    write_words(y, "        ", kInAddress, in);
+    y << "        - {address: 0x200000, type: b32, ramp: {start: 0xcdcdcdcd, step: 0, count: " << out.size() << "}}\n";
+    y << "    expect:\n      global:\n";
+    write_words(y, "        ", kOutAddress, out);
+  }
+  CU(cuModuleUnload(mod));
+  CU(cuDevicePrimaryCtxRelease(dev));
+  if (opt.yaml.empty()) {
+    std::cout << y.str();
+  } else {
+    std::ofstream f(opt.yaml);
+    if (!f) throw Fatal(opt.yaml + ": cannot write");
+    f << y.str();
+  }
+  return 0;
+} catch (const std::exception& e) {
+  std::cerr << "snippet_capture: " << e.what() << "\n";
+  return 1;
+}
