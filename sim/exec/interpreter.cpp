@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <memory>
 #include <set>
 #include <ostream>
@@ -179,18 +180,6 @@ struct Machine::Prepared {
   std::vector<std::unique_ptr<WgmmaExecutor>> wgmma;
 };
 
-struct Machine::WarpRun {
-  struct Entry {
-    int pc, rpc;
-    std::uint32_t mask;
-  };
-  std::vector<Entry> stack;
-  std::uint32_t launch = 0, exited = 0;
-  int waiting = -1;      // pc of the collective it waits at
-  bool released = false; // the collective at `waiting` has completed: step past it
-  WgmmaAsync async;
-};
-
 namespace {
 
 Collective collective_of(const Instruction& ins) {
@@ -364,105 +353,156 @@ void Machine::diagnose(const Instruction& ins, const std::string& what, RunSumma
   sum.warnings.push_back(ptx::Diagnostic{prog_.file, ins.loc, what, true});
 }
 
-RunSummary Machine::run() {
+void Machine::start() {
   const int n = static_cast<int>(prog_.code.size());
-  RunSummary sum;
-  sum.steps.assign(static_cast<std::size_t>(threads()), 0);
-  std::vector<WarpRun> ws(static_cast<std::size_t>(warps_));
+  sum_ = RunSummary{};
+  sum_.steps.assign(static_cast<std::size_t>(threads()), 0);
+  ws_.assign(static_cast<std::size_t>(warps_), WarpRun{});
   for (int w = 0; w < warps_; ++w) {
     // Lanes that exist: the block may end inside this warp.
     const std::int64_t t = block_threads_ - 32LL * warp_id(w);
-    ws[static_cast<std::size_t>(w)].launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
-    ws[static_cast<std::size_t>(w)].stack.push_back({0, n, ws[static_cast<std::size_t>(w)].launch});
+    WarpRun& r = ws_[static_cast<std::size_t>(w)];
+    r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
+    r.stack.push_back({0, n, r.launch});
   }
-  for (;;) {
-    for (int w = 0; w < warps_; ++w) {
-      WarpRun& r = ws[static_cast<std::size_t>(w)];
-      if (!r.stack.empty() && (r.waiting < 0 || r.released)) run_warp(w, r, sum);
-    }
-    // Every warp has finished or waits at a collective: complete those whose warps have all arrived.
-    bool released = false;
-    int barrier_waiting = 0, live = 0;
-    std::set<std::uint64_t> barrier_ids;
-    for (int w = 0; w < warps_; ++w) {
-      const WarpRun& r = ws[static_cast<std::size_t>(w)];
-      if (r.stack.empty()) continue;
-      ++live;
-      if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != Collective::barrier) continue;
-      ++barrier_waiting;
-      const int lane = std::countr_zero(r.stack.back().mask);
-      barrier_ids.insert(exec::Exec(*this, 0, w).read(prog_.code[static_cast<std::size_t>(r.waiting)].ops[0], lane));
-    }
-    if (live == 0) break;
-    // A CTA barrier completes when every warp that has not exited waits at it (same barrier number).
-    if (barrier_waiting == live && barrier_ids.size() == 1) {
-      for (WarpRun& r : ws) r.released = !r.stack.empty();
-      released = true;
-    }
-    for (int g = 0; g + 4 <= warps_; g += 4) {
-      bool all = true;
-      for (int w = g; w < g + 4; ++w) {
-        const WarpRun& r = ws[static_cast<std::size_t>(w)];
-        all = all && !r.stack.empty() && r.waiting >= 0 &&
-              prep_->collective[static_cast<std::size_t>(r.waiting)] == Collective::mma_async;
-      }
-      if (!all) continue;
-      run_wgmma(g, ws, sum);
-      released = true;
-    }
-    if (!released) {
-      // A deadlock: name each waiting warp and where it waits.
-      std::string who;
-      const Instruction* first = nullptr;
-      for (int w = 0; w < warps_; ++w) {
-        const WarpRun& r = ws[static_cast<std::size_t>(w)];
-        if (r.stack.empty()) continue;
-        const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
-        if (!first) first = &ins;
-        who += fmt::format("{}warp {} at line {} ({})", who.empty() ? "" : "; ", warp_id(w), ins.loc.line, ins.text);
-      }
-      throw located(prog_, *first,
-                    fmt::format("deadlock: no warp can go on ({}); a barrier needs every live warp of the block, a "
-                                "wgmma.mma_async the four warps of its warpgroup at the same instruction",
-                                who));
-    }
+  cur_ = 0;
+  started_ = true;
+  finished_ = false;
+}
+
+RunSummary Machine::run() {
+  if (!started_) start();
+  while (step()) {
   }
+  return sum_;
+}
+
+// Warps run in order, each until it finishes or waits at a collective; then the collectives whose
+// warps have all arrived complete, and the round starts again from warp 0.
+bool Machine::settle() {
+  if (!started_) start();
+  while (!finished_) {
+    while (cur_ < warps_ && !ready(cur_)) ++cur_;
+    if (cur_ < warps_) return true;
+    cur_ = 0;
+    complete_collectives();
+  }
+  return false;
+}
+
+bool Machine::step() {
+  if (!settle()) return false;
+  execute(cur_);
+  return true;
+}
+
+void Machine::complete_collectives() {
+  bool released = false;
+  int barrier_waiting = 0, live = 0;
+  std::set<std::uint64_t> barrier_ids;
   for (int w = 0; w < warps_; ++w) {
-    sum.exited.push_back(ws[static_cast<std::size_t>(w)].exited);
-    for (const WgmmaAsync::Op* op : ws[static_cast<std::size_t>(w)].async.in_flight()) {
+    const WarpRun& r = ws_[static_cast<std::size_t>(w)];
+    if (r.stack.empty()) continue;
+    ++live;
+    if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != Collective::barrier) continue;
+    ++barrier_waiting;
+    const int lane = std::countr_zero(r.stack.back().mask);
+    barrier_ids.insert(exec::Exec(*this, 0, w).read(prog_.code[static_cast<std::size_t>(r.waiting)].ops[0], lane));
+  }
+  if (live == 0) {
+    finish();
+    return;
+  }
+  // A CTA barrier completes when every warp that has not exited waits at it (same barrier number).
+  if (barrier_waiting == live && barrier_ids.size() == 1) {
+    for (WarpRun& r : ws_) r.released = !r.stack.empty();
+    released = true;
+  }
+  for (int g = 0; g + 4 <= warps_; g += 4) {
+    bool all = true;
+    for (int w = g; w < g + 4; ++w) {
+      const WarpRun& r = ws_[static_cast<std::size_t>(w)];
+      all = all && !r.stack.empty() && r.waiting >= 0 &&
+            prep_->collective[static_cast<std::size_t>(r.waiting)] == Collective::mma_async;
+    }
+    if (!all) continue;
+    run_wgmma(g);
+    released = true;
+  }
+  if (released) return;
+  // A deadlock: name each waiting warp and where it waits.
+  std::string who;
+  const Instruction* first = nullptr;
+  for (int w = 0; w < warps_; ++w) {
+    const WarpRun& r = ws_[static_cast<std::size_t>(w)];
+    if (r.stack.empty()) continue;
+    const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
+    if (!first) first = &ins;
+    who += fmt::format("{}warp {} at line {} ({})", who.empty() ? "" : "; ", warp_id(w), ins.loc.line, ins.text);
+  }
+  throw located(prog_, *first,
+                fmt::format("deadlock: no warp can go on ({}); a barrier needs every live warp of the block, a "
+                            "wgmma.mma_async the four warps of its warpgroup at the same instruction",
+                            who));
+}
+
+void Machine::finish() {
+  finished_ = true;
+  for (int w = 0; w < warps_; ++w) {
+    sum_.exited.push_back(ws_[static_cast<std::size_t>(w)].exited);
+    for (const WgmmaAsync::Op* op : ws_[static_cast<std::size_t>(w)].async.in_flight()) {
       diagnose(prog_.code[static_cast<std::size_t>(op->pc)],
                fmt::format("warp {}: this wgmma.mma_async is still in flight when the program ends (no "
                            "wgmma.commit_group and wgmma.wait_group retired it)",
                            warp_id(w)),
-               sum);
+               sum_);
       break;
     }
   }
-  return sum;
 }
 
-void Machine::run_warp(int w, WarpRun& ws, RunSummary& sum) {
-  const Prepared& prep = *prep_;
+std::optional<Machine::Position> Machine::next() {
+  if (!settle()) return std::nullopt;
+  const WarpRun& r = ws_[static_cast<std::size_t>(cur_)];
+  return Position{cur_, r.stack.back().pc, r.stack.back().mask};
+}
+
+bool Machine::ready(int w) {
+  WarpRun& ws = ws_[static_cast<std::size_t>(w)];
   const int n = static_cast<int>(prog_.code.size());
-  const int base = w * kLanes;
   auto& stack = ws.stack;
   while (!stack.empty()) {
-    WarpRun::Entry& top = stack.back();
+    const WarpRun::Entry& top = stack.back();
     if (top.mask == 0 || top.pc == top.rpc || top.pc >= n) {
       stack.pop_back();
       continue;
     }
+    const Collective coll = prep_->collective[static_cast<std::size_t>(top.pc)];
+    // A collective of several warps: wait there until the others arrive.
+    if ((coll == Collective::barrier && warps_ > 1) || coll == Collective::mma_async) {
+      if (ws.released && ws.waiting == top.pc) return true;
+      ws.waiting = top.pc;
+      ws.released = false;
+      return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+void Machine::execute(int w) {
+  WarpRun& ws = ws_[static_cast<std::size_t>(w)];
+  RunSummary& sum = sum_;
+  const Prepared& prep = *prep_;
+  const int base = w * kLanes;
+  auto& stack = ws.stack;
+  {
+    WarpRun::Entry& top = stack.back();
     const int pc = top.pc;
     const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
     const std::uint32_t path = top.mask;
     const Collective coll = prep.collective[static_cast<std::size_t>(pc)];
-    // A collective of several warps: wait for the others, then step past it.
-    if ((coll == Collective::barrier && warps_ > 1) || coll == Collective::mma_async) {
-      if (!(ws.released && ws.waiting == pc)) {
-        ws.waiting = pc;
-        ws.released = false;
-        return;
-      }
+    if (ws.waiting == pc) {  // the collective has completed: step past it
       ws.waiting = -1;
       ws.released = false;
     }
@@ -519,13 +559,13 @@ void Machine::run_warp(int w, WarpRun& ws, RunSummary& sum) {
         stack.push_back({pc + 1, rpc, fall});
         stack.push_back({target, rpc, taken});
       }
-      continue;
+      return;
     }
     if (flow == ptx::Flow::exit) {
       ws.exited |= lanes;
       for (WarpRun::Entry& e : stack) e.mask &= ~lanes;
       stack.back().pc = pc + 1;
-      continue;
+      return;
     }
     if (coll != Collective::mma_async) {  // a wgmma.mma_async ran when its warpgroup arrived
       exec::Exec x(*this, path, w);
@@ -547,7 +587,9 @@ void Machine::run_warp(int w, WarpRun& ws, RunSummary& sum) {
 }
 
 // One wgmma.mma_async on the warpgroup of warps g..g+3, all waiting at it.
-void Machine::run_wgmma(int g, std::vector<WarpRun>& ws, RunSummary& sum) {
+void Machine::run_wgmma(int g) {
+  std::vector<WarpRun>& ws = ws_;
+  RunSummary& sum = sum_;
   const int pc = ws[static_cast<std::size_t>(g)].waiting;
   const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
   for (int w = g; w < g + 4; ++w) {

@@ -29,12 +29,14 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "isa/ptx_program.hpp"
+#include "sim/exec/wgmma_async.hpp"
 #include "sim/state/memory.hpp"
 #include "sim/state/warp.hpp"
 
@@ -93,9 +95,26 @@ class Machine {
 
   Memory shared, global, param, constant;
 
-  // Runs to the end. Runtime errors (a step limit, an out-of-range address, an mma with lanes
-  // inactive...) are thrown as ptx::PtxError located at the instruction.
+  // Runs to the end (from where step() left it). Runtime errors (a step limit, an out-of-range
+  // address, an mma with lanes inactive, a deadlock...) are thrown as ptx::PtxError located at
+  // the instruction.
   RunSummary run();
+
+  // Stepping, for the debugger: step() executes one instruction of one warp (completing the
+  // collectives whose warps have all arrived when no warp can go on); false once every warp has
+  // finished. next() is the instruction the next step() executes (it advances the scheduler to
+  // it: warps that reach a collective wait there, and a wgmma.mma_async whose warpgroup has
+  // arrived runs then; each warp then steps past it).
+  struct Position {
+    int warp = 0;             // the w-th warp run
+    int pc = 0;               // index in program().code
+    std::uint32_t lanes = 0;  // lanes on its path
+  };
+  void start();  // prepares the warps (step(), next() and run() call it when needed)
+  bool step();
+  [[nodiscard]] std::optional<Position> next();
+  [[nodiscard]] bool finished() const { return finished_; }
+  [[nodiscard]] const RunSummary& summary() const { return sum_; }
 
   // The register file of the w-th warp run as a Warp (declared-order named registers; .b8/.b16
   // as b16, .pred as pred).
@@ -106,10 +125,27 @@ class Machine {
 
  private:
   struct Prepared;
-  struct WarpRun;
-  // Runs warp w until it finishes or waits at a collective of several warps.
-  void run_warp(int w, WarpRun& ws, RunSummary& sum);
-  void run_wgmma(int group, std::vector<WarpRun>& ws, RunSummary& sum);
+  // One warp's SIMT state.
+  struct WarpRun {
+    struct Entry {
+      int pc, rpc;
+      std::uint32_t mask;
+    };
+    std::vector<Entry> stack;
+    std::uint32_t launch = 0, exited = 0;
+    int waiting = -1;       // pc of the collective it waits at
+    bool released = false;  // the collective at `waiting` has completed: step past it
+    WgmmaAsync async;
+  };
+
+  // Whether warp w has an instruction to execute now (false: finished, or waiting at a collective
+  // of several warps, which it then records).
+  bool ready(int w);
+  void execute(int w);  // the next instruction of a ready warp
+  bool settle();        // makes cur_ a ready warp; false when every warp has finished
+  void complete_collectives();
+  void run_wgmma(int group);
+  void finish();
   void diagnose(const ptx::Instruction& ins, const std::string& what, RunSummary& sum) const;
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 
@@ -121,6 +157,10 @@ class Machine {
   std::vector<int> widths_;
   std::array<int, 3> ntid_{};
   std::shared_ptr<const Prepared> prep_;
+  std::vector<WarpRun> ws_;
+  RunSummary sum_;
+  int cur_ = 0;  // the warp that runs
+  bool started_ = false, finished_ = false;
 };
 
 }  // namespace ptxmma

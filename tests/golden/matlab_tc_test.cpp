@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <memory>
 #include <sstream>
 
 #include "sim/error.hpp"
+#include "tests/cli.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 
 namespace ptxmma {
@@ -111,23 +111,14 @@ TEST(MatlabTc, ArchOverrideRunsAnotherModel) {
 }
 
 // The CLI: a matlab-tc path is recognised; the exit status says whether anything failed.
-int run_cli(const std::string& args, std::string* out) {
-  const std::string cmd = std::string(PTXMMA_CLI) + " replay " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p.get())) > 0) out->append(buf, n);
-  const int status = pclose(p.release());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(MatlabTc, CliExitStatus) {
-  std::string ok, bad;
-  EXPECT_EQ(run_cli(data_dir() + "/V100", &ok), 0) << ok;
-  EXPECT_NE(ok.find("V100/fp16_f32.csv  sm_70/hmma  cases  600  failed    0"), std::string::npos) << ok;
-  EXPECT_NE(ok.find("replay: 1200 passed, 0 failed"), std::string::npos) << ok;
-  EXPECT_NE(run_cli(data_dir() + "/B200/e4m3_f16.csv --arch sm_120a", &bad), 0) << bad;
-  EXPECT_NE(bad.find("failed  221"), std::string::npos) << bad;
+  const auto ok = test::run_cli("replay " + data_dir() + "/V100");
+  EXPECT_EQ(ok.status, 0) << ok.all();
+  EXPECT_NE(ok.out.find("V100/fp16_f32.csv  sm_70/hmma  cases  600  failed    0"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("replay: 1200 passed, 0 failed"), std::string::npos) << ok.out;
+  const auto bad = test::run_cli("replay " + data_dir() + "/B200/e4m3_f16.csv --arch sm_120a");
+  EXPECT_NE(bad.status, 0) << bad.all();
+  EXPECT_NE(bad.out.find("failed  221"), std::string::npos) << bad.out;
 }
 
 class BrokenMatlabTc : public ::testing::Test {

@@ -2,13 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
 #include <functional>
-#include <memory>
 #include <string>
 
 #include "sim/error.hpp"
+#include "tests/cli.hpp"
 
 namespace ptxmma {
 namespace {
@@ -190,13 +189,7 @@ TEST(LayoutLibrary, ErrorsNameFileLineAndLayout) {
 
 // `ptxmma layout` prints the two views.
 TEST(LayoutCommand, PrintsMatrixAndLaneViews) {
-  const std::string cmd =
-      std::string(PTXMMA_CLI) + " layout mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 --operand a 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-  ASSERT_TRUE(p);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+  const std::string out = test::run_cli("layout mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 --operand a").all();
   EXPECT_TRUE(contains(out, "layout m16n8k16.a.16bit")) << out;
   EXPECT_TRUE(contains(out, "\n   9    T4:r1[0]   T4:r1[1]   T5:r1[0]")) << out;  // matrix row 9
   EXPECT_TRUE(contains(out, "T5   a0:(1,2)  a1:(1,3)  a2:(9,2)")) << out;       // lane 5

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "isa/ptx_parser.hpp"
+#include "tests/cli.hpp"
 #include "tests/ptx/ptx_test_util.hpp"
 #include "tools/vectors/ptx_state.hpp"
 
@@ -147,38 +148,14 @@ TEST(PtxExamples, MmaF64MatchesAnFmaChain) {
 
 // ---- through the CLI ----------------------------------------------------------------------------
 
-struct Cli {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Cli ptxmma(const std::string& args) {
-  static int serial = 0;
-  const std::string base = ::testing::TempDir() + "ptxmma_run_" + std::to_string(getpid()) + "_" + std::to_string(serial++);
-  const std::string cmd = std::string(PTXMMA_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
-  const int raw = std::system(cmd.c_str());
-  Cli r;
-  r.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
+using test::run_cli;
 
 TEST(PtxRunCli, EveryExampleRuns) {
   for (const char* name : {"mma_f16_ldmatrix", "cvt_pack", "divergent_loop", "fp8_mma", "shfl_reduce", "mma_f64"}) {
     SCOPED_TRACE(name);
     const std::string yaml = kDir + name + ".yaml";
     const bool has = std::ifstream(yaml).good();
-    const Cli r = ptxmma("run " + kDir + name + ".ptx" + (has ? " --init " + yaml : ""));
+    const auto r = run_cli("run " + kDir + name + ".ptx" + (has ? " --init " + yaml : ""));
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_NE(r.out.find("lane 31\n"), std::string::npos);
@@ -186,7 +163,7 @@ TEST(PtxRunCli, EveryExampleRuns) {
 }
 
 TEST(PtxRunCli, FiltersAndTypedViews) {
-  const Cli r = ptxmma("run " + kDir + "mma_f16_ldmatrix.ptx --init " + kDir + "mma_f16_ldmatrix.yaml --lanes 0,9 --regs %f0,%f1,%r10 --as %r10=f16x2");
+  const auto r = run_cli("run " + kDir + "mma_f16_ldmatrix.ptx --init " + kDir + "mma_f16_ldmatrix.yaml --lanes 0,9 --regs %f0,%f1,%r10 --as %r10=f16x2");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string want =
       kDir + "mma_f16_ldmatrix.ptx: kernel mma_f16_ldmatrix (sm_90a), 23 instructions issued; lanes exited: 0xffffffff\n"
@@ -200,14 +177,14 @@ TEST(PtxRunCli, FiltersAndTypedViews) {
              "  %f1   .f32    0x47262800  42536\n";
   EXPECT_EQ(r.out, want);
   // An FP8 register as four values.
-  const Cli f = ptxmma("run " + kDir + "fp8_mma.ptx --init " + kDir + "fp8_mma.yaml --lanes 0 --regs %a0 --as %a0=e4m3x4");
+  const auto f = run_cli("run " + kDir + "fp8_mma.ptx --init " + kDir + "fp8_mma.yaml --lanes 0 --regs %a0 --as %a0=e4m3x4");
   EXPECT_NE(f.out.find("  %a0   .e4m3x4  0x3c3c3c3c  (1.5, 1.5, 1.5, 1.5)\n"), std::string::npos) << f.out;
 }
 
 TEST(PtxRunCli, ErrorsAreLocatedAndExitOne) {
   const std::string path = ::testing::TempDir() + "ptxmma_bad_" + std::to_string(getpid()) + ".ptx";
   std::ofstream(path) << ".reg .b32 %r1;\nadd.s32 %r1, %r7, 1;\nfrobnicate;\n";
-  const Cli r = ptxmma("run " + path);
+  const auto r = run_cli("run " + path);
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, path + ":2:14: error: register '%r7' is not declared\n" + path +
@@ -216,11 +193,11 @@ TEST(PtxRunCli, ErrorsAreLocatedAndExitOne) {
   // A state naming a register the snippet does not declare.
   const std::string yaml = ::testing::TempDir() + "ptxmma_bad_" + std::to_string(getpid()) + ".yaml";
   std::ofstream(yaml) << "registers:\n  \"%nope\": 1\n";
-  const Cli s = ptxmma("run " + kDir + "shfl_reduce.ptx --init " + yaml);
+  const auto s = run_cli("run " + kDir + "shfl_reduce.ptx --init " + yaml);
   EXPECT_EQ(s.status, 1);
   EXPECT_EQ(s.err, "ptxmma: error: " + yaml + ":2:3: register %nope is not declared in " + kDir + "shfl_reduce.ptx\n");
   std::remove(yaml.c_str());
-  const Cli l = ptxmma("run " + kDir + "shfl_reduce.ptx --lanes 40");
+  const auto l = run_cli("run " + kDir + "shfl_reduce.ptx --lanes 40");
   EXPECT_EQ(l.status, 1);
   EXPECT_EQ(l.err, "ptxmma: error: --lanes: bad lane list '40' (e.g. 0-3,8; lanes 0..31)\n");
 }

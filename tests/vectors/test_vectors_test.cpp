@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "sim/error.hpp"
+#include "tests/cli.hpp"
 
 namespace ptxmma {
 namespace {
@@ -32,31 +33,8 @@ std::vector<std::string> example_files() {
   return out;
 }
 
-struct Cli {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Cli ptxmma(const std::string& args) {
-  static int serial = 0;
-  const std::string base = ::testing::TempDir() + "ptxmma_test_" + std::to_string(getpid()) + "_" + std::to_string(serial++);
-  const std::string cmd = std::string(PTXMMA_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
-  const int raw = std::system(cmd.c_str());
-  Cli r;
-  r.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
+using test::run_cli;
+using test::slurp;
 
 class TempDir {
  public:
@@ -210,7 +188,7 @@ TEST(TestVectors, WrongExpectationNamesTheCell) {
 TEST(TestVectorsCli, ExamplesPassAndSayHowMany) {
   std::string args = "test";
   for (const auto& f : example_files()) args += " " + f;
-  const Cli r = ptxmma(args + " --jobs 4");
+  const auto r = run_cli(args + " --jobs 4");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.find("FAIL"), std::string::npos);
@@ -224,9 +202,9 @@ TEST(TestVectorsCli, FailuresExitOneAndJobsDoNotChangeTheOutput) {
   const std::string wrong = d.write("wrong.yaml", kWrongMma);
   const std::string bad = d.write("bad.yaml", "cases: 3\n");
   const std::string files = kExamples + "mma_int8.test.yaml " + wrong + " " + bad + " " + kExamples + "snippet_cvt_pack.test.yaml";
-  const Cli one = ptxmma("test " + files + " --jobs 1");
-  const Cli two = ptxmma("test " + files + " --jobs 2");
-  const Cli eight = ptxmma("test " + files + " -j 8");
+  const auto one = run_cli("test " + files + " --jobs 1");
+  const auto two = run_cli("test " + files + " --jobs 2");
+  const auto eight = run_cli("test " + files + " -j 8");
   EXPECT_EQ(one.status, 1);
   EXPECT_EQ(two.status, 1);
   EXPECT_EQ(one.out, two.out);

@@ -2,22 +2,16 @@
 // `ptxmma replay` dispatching on the manifest's format.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
-#include <memory>
 #include <string>
+
+#include "tests/cli.hpp"
 
 namespace ptxmma {
 namespace {
 
-std::string run(const std::string& args) {
-  const std::string cmd = std::string(PTXMMA_CLI) + " " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
-  return out;
-}
+// Output and errors of a command.
+std::string run(const std::string& args) { return test::run_cli(args).all(); }
 
 bool contains(const std::string& s, const std::string& p) { return s.find(p) != std::string::npos; }
 

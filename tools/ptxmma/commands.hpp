@@ -10,6 +10,7 @@ void add_replay_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_debug_command(CLI::App& app);
 void add_test_command(CLI::App& app);
 
 }  // namespace ptxmma::cli

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   ptxmma::cli::add_bench_command(app);
   ptxmma::cli::add_explain_command(app);
   ptxmma::cli::add_run_command(app);
+  ptxmma::cli::add_debug_command(app);
   ptxmma::cli::add_test_command(app);
   try {
     app.parse(argc, argv);
@@ -32,6 +33,9 @@ int main(int argc, char** argv) {
   } catch (const ptxmma::Error& e) {
     std::cerr << "ptxmma: error: " << e.what() << "\n";
     return 1;
+  } catch (const std::exception& e) {  // a bug: still a message and a status, not an abort
+    std::cerr << "ptxmma: internal error: " << e.what() << "\n";
+    return 2;
   }
   return 0;
 }

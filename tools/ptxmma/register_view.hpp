@@ -1,0 +1,43 @@
+// What `ptxmma run` and `ptxmma debug` show of a machine: the registers picked by --regs, each
+// typed by its declaration or by --as, lane by lane; memory as a hex dump; as JSON for `--json`.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/exec/interpreter.hpp"
+#include "tools/vectors/value_text.hpp"
+
+namespace ptxmma::cli {
+
+// "a,b" "c" -> {"a", "b", "c"}.
+std::vector<std::string> split_commas(const std::vector<std::string>& in);
+
+class RegisterView {
+ public:
+  // `regs`: names, source names, vector names or prefixes ending in '*' (empty: all);
+  // `as`: REG=TYPE views. Error naming the option when a pattern matches nothing.
+  RegisterView(const ptx::Program& p, const std::vector<std::string>& regs, const std::vector<std::string>& as);
+
+  // One line per shown register of `thread`: name, type, hex, typed value.
+  [[nodiscard]] std::string lines(const Machine& m, int thread) const;
+  // {"%r1": {"type": "u32", "hex": "0x...", "value": "..."}, ...}
+  [[nodiscard]] nlohmann::json json(const Machine& m, int thread) const;
+  [[nodiscard]] const std::vector<int>& shown() const { return shown_; }
+
+ private:
+  const ptx::Program& p_;
+  std::vector<int> shown_;
+  std::map<int, ValueView> views_;
+  std::size_t name_width_ = 4, type_width_ = 4;
+};
+
+// Bytes [offset, offset + length) of a memory, 16 to a line. Error outside it.
+std::string hex_dump(const Memory& mem, std::uint64_t offset, std::uint64_t length);
+
+// "OFFSET:LENGTH" (decimal or 0x hex); Error naming `option` otherwise.
+std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option);
+
+}  // namespace ptxmma::cli
