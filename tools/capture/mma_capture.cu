@@ -7,7 +7,8 @@
 // (cuModuleLoadDataEx); one launch runs every case of a variant, one warp per case.
 //
 //   mode 1  mma_capture --out DIR [--cases N] [--seed S] [--families f1,f2,...] (--all | VARIANT...)
-//   mode 2  mma_capture --rerun IN_DIR --out DIR        (same A/B/C words, this GPU's D words)
+//   mode 2  mma_capture --rerun IN_DIR --out DIR        (same A/B/C words, this GPU's D words; also a
+//           wgmma set: the same shared images, descriptors, A and C, this GPU's D)
 //
 // Dependencies: the CUDA driver API (-lcuda) and the C++17 standard library; nothing else. The host
 // code needs no GPU to build; the kernels come from PTX text at run time.
@@ -1136,6 +1137,75 @@ JitResult run_variant(const Variant& v, const std::string& ptx_text, std::vector
 }
 
 // ---------------------------------------------------------------------------------------------
+// wgmma: re-running a ptxmma-golden-wgmma-v1 set (golden README, "wgmma format")
+// ---------------------------------------------------------------------------------------------
+
+// One entry of the manifest. A case record: 8 header words, the shared image, then per thread
+// (128) its A, C and D words.
+struct WgmmaEntry {
+  std::string ptx, file, a_source, ta, td;
+  int cases = 0, smem_bytes = 0, wa = 0, wc = 0, wd = 0;
+  int scale_a = 1, scale_b = 1, trans_a = 0, trans_b = 0;
+  int record_words() const { return 8 + smem_bytes / 4 + 128 * (wa + wc + wd); }
+  int d_offset() const { return 8 + smem_bytes / 4; }  // thread t's D words: d_offset + t*(a+c+d) + a + c
+};
+
+// The immediates the instruction takes after scale-d: float types scale A and B, f16/bf16
+// also transpose (A only from a descriptor); integer and b1 take none.
+std::string wgmma_immediates(const WgmmaEntry& e) {
+  if (e.ta == "s8" || e.ta == "u8" || e.ta == "b1") return "";
+  std::string s = ", " + std::to_string(e.scale_a) + ", " + std::to_string(e.scale_b);
+  if (e.ta == "f16" || e.ta == "bf16") {
+    if (e.a_source == "descriptor") s += ", " + std::to_string(e.trans_a);
+    s += ", " + std::to_string(e.trans_b);
+  }
+  return s;
+}
+
+// PTX 8.4: mixed s8/u8 wgmma needs it. One block of 128 threads per case: zero the dynamic shared memory, copy the image to its
+// absolute shared address (thread 0 reports the allocation's own address in header word 7, so
+// the host can check the image fitted), load the descriptors, scale-d, A and C, run the one
+// wgmma, store D.
+std::string wgmma_ptx(const WgmmaEntry& e, const std::string& target, int alloc) {
+  const bool f32 = e.td == "f32";
+  const std::string dty = f32 ? "f32" : "b32", mem = f32 ? "f32" : "u32";
+  const int stride = 4 * (e.wa + e.wc + e.wd);
+  std::ostringstream p;
+  p << ".version 8.4\n.target " << target << "\n.address_size 64\n"
+    << ".extern .shared .align 1024 .b8 smem[];\n"
+    << ".visible .entry wgmma_capture_kernel(.param .u64 buf, .param .u32 rec_words)\n{\n"
+    << "  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n  .reg .pred %p<4>;\n  .reg .b32 %a<4>;\n"
+    << "  .reg ." << dty << " %d<" << e.wd << ">;\n"
+    << "  ld.param.u64 %rd1, [buf];\n  ld.param.u32 %r1, [rec_words];\n  mov.u32 %r2, %ctaid.x;\n"
+    << "  mul.wide.u32 %rd2, %r1, %r2;\n  shl.b64 %rd2, %rd2, 2;\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    << "  add.s64 %rd1, %rd1, %rd2;\n  mov.u32 %r3, %tid.x;\n  mov.u32 %r4, smem;\n"
+    << "  shl.b32 %r5, %r3, 2;\nZERO:\n  setp.ge.u32 %p1, %r5, " << alloc << ";\n  @%p1 bra ZEROED;\n"
+    << "  add.u32 %r6, %r4, %r5;\n  st.shared.u32 [%r6], 0;\n  add.u32 %r5, %r5, 512;\n  bra ZERO;\nZEROED:\n"
+    << "  bar.sync 0;\n  ld.global.u32 %r7, [%rd1+20];\n  ld.global.u32 %r8, [%rd1+24];\n"
+    << "  setp.eq.u32 %p2, %r3, 0;\n  @%p2 st.global.u32 [%rd1+28], %r4;\n"
+    << "  setp.lt.u32 %p1, %r7, %r4;\n  sub.u32 %r9, %r7, %r4;\n  add.u32 %r10, %r9, %r8;\n"
+    << "  setp.gt.u32 %p3, %r10, " << alloc << ";\n  or.pred %p3, %p3, %p1;\n  @%p3 bra DONE;\n"
+    << "  shl.b32 %r5, %r3, 2;\nCOPY:\n  setp.ge.u32 %p1, %r5, %r8;\n  @%p1 bra COPIED;\n"
+    << "  cvt.u64.u32 %rd3, %r5;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u32 %r6, [%rd4+32];\n"
+    << "  add.u32 %r11, %r7, %r5;\n  st.shared.u32 [%r11], %r6;\n  add.u32 %r5, %r5, 512;\n  bra COPY;\nCOPIED:\n"
+    << "  fence.proxy.async.shared::cta;\n  bar.sync 0;\n"
+    << "  ld.global.u64 %rd5, [%rd1];\n  ld.global.u64 %rd6, [%rd1+8];\n  ld.global.u32 %r12, [%rd1+16];\n"
+    << "  setp.ne.u32 %p1, %r12, 0;\n"
+    << "  cvt.u64.u32 %rd7, %r8;\n  add.s64 %rd7, %rd7, %rd1;\n  mul.wide.u32 %rd8, %r3, " << stride << ";\n"
+    << "  add.s64 %rd7, %rd7, %rd8;\n  add.s64 %rd7, %rd7, 32;\n";
+  for (int i = 0; i < e.wa; ++i) p << "  ld.global.u32 %a" << i << ", [%rd7+" << 4 * i << "];\n";
+  for (int i = 0; i < e.wd; ++i) p << "  ld.global." << mem << " %d" << i << ", [%rd7+" << 4 * (e.wa + i) << "];\n";
+  p << "  wgmma.fence.sync.aligned;\n  " << e.ptx << " {";
+  for (int i = 0; i < e.wd; ++i) p << (i ? ", " : "") << "%d" << i;
+  p << "}, " << (e.a_source == "registers" ? "{%a0, %a1, %a2, %a3}" : "%rd5") << ", %rd6, %p1" << wgmma_immediates(e)
+    << ";\n  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n";
+  for (int i = 0; i < e.wd; ++i)
+    p << "  st.global." << mem << " [%rd7+" << 4 * (e.wa + e.wc + i) << "], %d" << i << ";\n";
+  p << "DONE:\n  ret;\n}\n";
+  return p.str();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Command line
 // ---------------------------------------------------------------------------------------------
 
@@ -1487,13 +1557,145 @@ struct Runner {
     return 0;
   }
 
+  // --rerun of a wgmma set: every entry's cases on this GPU, the same records with this GPU's D.
+  int rerun_wgmma(JVal& m, const std::string& mpath) {
+    const JVal* al = m.find("smem_alloc_bytes");
+    const int alloc = al && al->kind == JVal::Num ? static_cast<int>(parse_int(mpath + ": smem_alloc_bytes", al->text, 1024, 227 * 1024)) : 0;
+    if (!alloc) fail(mpath + ": missing number 'smem_alloc_bytes'");
+    const JVal* vl = m.find("variants");
+    if (!vl || vl->kind != JVal::Arr) fail(mpath + ": missing list 'variants'");
+    struct Item {
+      WgmmaEntry e;
+      std::vector<std::uint32_t> in;
+    };
+    std::vector<Item> items;
+    std::set<std::string> files;
+    for (std::size_t i = 0; i < vl->arr.size(); ++i) {
+      const JVal& v = vl->arr[i];
+      const std::string where = mpath + ": variants[" + std::to_string(i) + "]";
+      const auto str = [&](const JVal& o, const char* k) {
+        const JVal* x = o.find(k);
+        if (!x || x->kind != JVal::Str) fail(where + ": missing string '" + k + "'");
+        return x->text;
+      };
+      const auto num = [&](const JVal& o, const char* k, long long lo, long long hi) {
+        const JVal* x = o.find(k);
+        if (!x || x->kind != JVal::Num) fail(where + ": missing number '" + k + "'");
+        return static_cast<int>(parse_int(where + ": " + k, x->text, lo, hi));
+      };
+      if (v.kind != JVal::Obj) fail(where + ": not an object");
+      Item it;
+      WgmmaEntry& e = it.e;
+      e.ptx = str(v, "ptx");
+      if (!starts_with(e.ptx, "wgmma.mma_async.sync.aligned.m64n")) fail(where + ": '" + e.ptx + "' is not a dense wgmma");
+      e.file = str(v, "file");
+      if (e.file.empty() || e.file.find('/') != std::string::npos || !files.insert(e.file).second)
+        fail(where + ": 'file' must be a plain file name, listed once");
+      e.a_source = str(v, "a_source");
+      if (e.a_source != "descriptor" && e.a_source != "registers") fail(where + ": a_source is descriptor or registers");
+      e.cases = num(v, "cases", 1, 1 << 16);
+      e.smem_bytes = num(v, "smem_bytes", 4, alloc);
+      if (e.smem_bytes % 4) fail(where + ": smem_bytes is not a multiple of 4");
+      e.scale_a = num(v, "imm_scale_a", -1, 1);
+      e.scale_b = num(v, "imm_scale_b", -1, 1);
+      e.trans_a = num(v, "imm_trans_a", 0, 1);
+      e.trans_b = num(v, "imm_trans_b", 0, 1);
+      const JVal* w = v.find("words");
+      const JVal* t = v.find("types");
+      if (!w || w->kind != JVal::Obj || !t || t->kind != JVal::Obj) fail(where + ": missing 'words' or 'types'");
+      e.wa = num(*w, "a", 0, 4);
+      e.wc = num(*w, "c", 1, 128);
+      e.wd = num(*w, "d", 1, 128);
+      if (e.wc != e.wd) fail(where + ": C and D words differ");
+      e.ta = str(*t, "a");
+      e.td = str(*t, "d");
+      it.in = read_words(join_path(o.rerun, e.file), static_cast<std::size_t>(e.cases) * e.record_words());
+      for (int c = 0; c < e.cases; ++c)
+        if (it.in[static_cast<std::size_t>(c) * e.record_words() + 6] != static_cast<std::uint32_t>(e.smem_bytes))
+          fail(where + ": case " + std::to_string(c) + ": its header's image size is not the manifest's smem_bytes");
+      items.push_back(std::move(it));
+    }
+    std::cerr << "read " << items.size() << " wgmma entries from " << o.rerun << "\n";
+    prepare_out(o);
+    const JVal* old_set = m.find("set");
+    if (old_set && old_set->kind == JVal::Str) m.set_before("rerun_of", JVal::str(old_set->text), "variants");
+    if (!o.set.empty()) m.set("set", JVal::str(o.set));
+    else if (!o.out.empty()) m.set("set", JVal::str(base_name(o.out)));
+    header(m);
+    extras(m);
+    long long total_diff = 0, total_words = 0;
+    for (auto& it : items) {
+      const WgmmaEntry& e = it.e;
+      const int rec = e.record_words(), per = e.wa + e.wc + e.wd;
+      std::vector<std::uint32_t> buf = it.in;
+      for (int c = 0; c < e.cases; ++c)
+        for (int t = 0; t < 128; ++t)
+          for (int j = 0; j < e.wd; ++j) buf[static_cast<std::size_t>(c * rec + e.d_offset() + t * per + e.wa + e.wc + j)] = 0;
+      const std::string text = wgmma_ptx(e, target, alloc);
+      if (!o.dump_ptx.empty()) write_bytes(join_path(o.dump_ptx, e.file.substr(0, e.file.size() - 4) + ".ptx"), text.data(), text.size());
+      if (gpu.active) {
+        g_context = "running " + e.ptx;
+        CUmodule mod = nullptr;
+        std::vector<char> log(16384, 0);
+        CUjit_option jo[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+        void* jv[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
+        const CUresult r = cuModuleLoadDataEx(&mod, text.c_str(), 2, jo, jv);
+        if (r != CUDA_SUCCESS) fail("the driver's JIT rejected " + e.ptx + ":\n" + cu_error_text(r) + "\n" + log.data());
+        CUfunction fn = nullptr;
+        CU(cuModuleGetFunction(&fn, mod, "wgmma_capture_kernel"));
+        CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, alloc));
+        CUdeviceptr d = 0;
+        CU(cuMemAlloc(&d, buf.size() * 4));
+        CU(cuMemcpyHtoD(d, buf.data(), buf.size() * 4));
+        unsigned rw = static_cast<unsigned>(rec);
+        void* params[] = {&d, &rw};
+        CU(cuLaunchKernel(fn, static_cast<unsigned>(e.cases), 1, 1, 128, 1, 1, static_cast<unsigned>(alloc), nullptr,
+                          params, nullptr));
+        CU(cuCtxSynchronize());
+        CU(cuMemcpyDtoH(buf.data(), d, buf.size() * 4));
+        CU(cuMemFree(d));
+        CU(cuModuleUnload(mod));
+        // Header word 7 came back as this kernel's shared base: the image must have fitted.
+        for (int c = 0; c < e.cases; ++c) {
+          const std::size_t h = static_cast<std::size_t>(c) * rec;
+          const std::uint32_t base = buf[h + 7], want = buf[h + 5];
+          if (want < base || want - base + static_cast<std::uint32_t>(e.smem_bytes) > static_cast<std::uint32_t>(alloc))
+            fail(e.file + ": case " + std::to_string(c) + ": the image at shared address " + std::to_string(want) +
+                 " does not fit this kernel's allocation at " + std::to_string(base));
+          buf[h + 7] = 0;
+        }
+        long long diff = 0, n = 0;
+        for (int c = 0; c < e.cases; ++c)
+          for (int t = 0; t < 128; ++t)
+            for (int j = 0; j < e.wd; ++j, ++n) {
+              const std::size_t at = static_cast<std::size_t>(c * rec + e.d_offset() + t * per + e.wa + e.wc + j);
+              diff += buf[at] != it.in[at];
+            }
+        total_diff += diff;
+        total_words += n;
+        std::cerr << "  " << e.ptx << (e.a_source == "registers" ? " (A in registers)" : "") << ": " << e.cases
+                  << " cases, " << diff << " of " << n << " D words differ from " << o.rerun << "\n";
+      }
+      if (!o.out.empty()) write_words(join_path(o.out, e.file), buf);
+    }
+    if (!o.out.empty()) {
+      const std::string text = json_manifest(m);
+      write_bytes(join_path(o.out, "manifest.json"), text.data(), text.size());
+      std::cerr << "wrote " << items.size() << " entries to " << o.out << "\n";
+    }
+    if (gpu.active)
+      std::cerr << "in all " << total_diff << " of " << total_words << " D words differ from " << o.rerun << "\n";
+    return 0;
+  }
+
   int mode2() {
     const std::string mpath = join_path(o.rerun, "manifest.json");
     JVal m = JParser(read_text(mpath), mpath).parse();
     if (m.kind != JVal::Obj) fail(mpath + ": not a JSON object");
     const JVal* fmt = m.find("format");
+    if (fmt && fmt->kind == JVal::Str && fmt->text == "ptxmma-golden-wgmma-v1") return rerun_wgmma(m, mpath);
     if (!fmt || fmt->kind != JVal::Str || fmt->text != "ptxmma-golden-regs-v1")
-      fail(mpath + ": format is not ptxmma-golden-regs-v1 (wgmma sets are not handled here)");
+      fail(mpath + ": format is neither ptxmma-golden-regs-v1 nor ptxmma-golden-wgmma-v1");
     const JVal* vl = m.find("variants");
     if (!vl || vl->kind != JVal::Arr) fail(mpath + ": missing list 'variants'");
     // Read and check everything before the GPU runs anything.
