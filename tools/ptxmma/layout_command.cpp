@@ -1,7 +1,7 @@
-// `ptxmma layout INSTRUCTION [--arch sm_90a] [--operand abcd] [--view both|matrix|lanes]`:
+// `ptxmma layout INSTRUCTION [--arch sm_90a] [--operand abcd] [--view both|matrix|lanes] [--svg FILE]`:
 // where each element of A, B, C and D lives, as the matrix view (which lane/register/element holds
-// each cell) and the lane view (what each register element of each lane holds). wgmma
-// instructions take descriptors too (wgmma_layout.hpp).
+// each cell) and the lane view (what each register element of each lane holds), as text or as an
+// SVG picture (layout_svg.hpp). wgmma instructions take descriptors too (wgmma_layout.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "sim/error.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/layout_print.hpp"
+#include "tools/ptxmma/layout_svg.hpp"
 #include "tools/ptxmma/wgmma_layout.hpp"
 
 namespace ptxmma::cli {
@@ -31,7 +32,7 @@ void print_operand(std::ostream& os, const MmaVariant& v, const LayoutLibrary& l
 void add_layout_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("layout", "show which lane, register and element holds each element of A, B, C, D");
   struct Opts {
-    std::string ptx, arch = "sm_90a", operands = "abcd", view = "both";
+    std::string ptx, arch = "sm_90a", operands = "abcd", view = "both", svg;
     WgmmaLayoutOptions wgmma;
   };
   auto opts = std::make_shared<Opts>();
@@ -43,12 +44,13 @@ void add_layout_command(CLI::App& app) {
   cmd->add_option("--operand", opts->operands, "which operands to show, any of a b c d (default abcd)");
   cmd->add_option("--view", opts->view, "both (default), matrix or lanes")
       ->check(CLI::IsMember({"both", "matrix", "lanes"}));
+  cmd->add_option("--svg", opts->svg, "write the layouts (and descriptor pictures) as an SVG picture to FILE instead");
   cmd->callback([opts] {
     for (char c : opts->operands)
       if (std::string_view("abcdABCD").find(c) == std::string_view::npos)
         throw Error(fmt::format("--operand '{}': expected letters among a, b, c, d", opts->operands));
     if (opts->ptx.rfind("wgmma", 0) == 0) {
-      print_wgmma_layout(std::cout, opts->ptx, opts->arch, opts->operands, opts->view, opts->wgmma);
+      print_wgmma_layout(std::cout, opts->ptx, opts->arch, opts->operands, opts->view, opts->wgmma, opts->svg);
       return;
     }
     if (opts->wgmma.given())
@@ -56,6 +58,21 @@ void add_layout_command(CLI::App& app) {
     const MmaCatalog& catalog = mma_catalog();
     const MmaInstruction ins = parse_mma(opts->ptx, opts->arch, catalog);
     const MmaVariant& v = *ins.variant;
+    const auto wants = [&](char c) {
+      return opts->operands.find(c) != std::string::npos ||
+             opts->operands.find(static_cast<char>(c - 'a' + 'A')) != std::string::npos;
+    };
+    if (!opts->svg.empty()) {
+      std::vector<SvgFragment> fr;
+      if (wants('a')) fr.push_back({"A", &v.layout(Operand::a), v.a});
+      if (wants('b')) fr.push_back({"B", &v.layout(Operand::b), v.b});
+      const bool same = &v.layout(Operand::c) == &v.layout(Operand::d) && v.c == v.d;
+      if (same && (wants('c') || wants('d'))) fr.push_back({"C/D", &v.layout(Operand::d), v.d});
+      if (!same && wants('c')) fr.push_back({"C", &v.layout(Operand::c), v.c});
+      if (!same && wants('d')) fr.push_back({"D", &v.layout(Operand::d), v.d});
+      write_svg(opts->svg, layout_svg(ins.text, fr), fr, {});
+      return;
+    }
     std::ostream& os = std::cout;
     os << ins.text << "\n";
     os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,

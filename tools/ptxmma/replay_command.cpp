@@ -1,10 +1,13 @@
-// `ptxmma replay PATH [--arch A] [--json FILE]`: run a golden set and compare bit for bit.
+// `ptxmma replay PATH [--arch A] [--json FILE] [--html FILE] [--jobs N]`: run a golden set and compare bit for bit.
 #include <iostream>
+
+#include "sim/error.hpp"
 
 #include "tools/ptxmma/commands.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 #include "tools/vectors/replay.hpp"
+#include "tools/vectors/replay_html.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
 #include "tools/vectors/wgmma_replay.hpp"
 
@@ -13,18 +16,21 @@ namespace ptxmma::cli {
 void add_replay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results (mma or wgmma) and compare every D register bit for bit");
   struct Opts {
-    std::string path, arch = "sm_90a", json;
+    std::string path, arch = "sm_90a", json, html;
     int jobs = 1;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("PATH", opts->path, "golden set directory (with manifest.json)")->required();
   auto* arch_opt = cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a; matlab-tc: each file's own)");
   cmd->add_option("--json", opts->json, "also write the summary as JSON to FILE");
+  cmd->add_option("--html", opts->html,
+                  "also write an HTML report to FILE (per variant; the first failing case lane by lane; mma and wgmma sets)");
   cmd->add_option("--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
       ->check(CLI::Range(1, 256));
   cmd->callback([opts, arch_opt] {
     // Recorded single dot products (a .csv file, or a folder with or under a manifest.csv).
     if (is_matlab_tc_path(opts->path)) {
+      if (!opts->html.empty()) throw Error("--html applies to mma and wgmma golden sets, not to recorded dot products");
       const MatlabTcReport report =
           replay_matlab_tc(read_matlab_tc(opts->path), arch_opt->count() ? opts->arch : "", opts->jobs);
       print(report, std::cout);
@@ -38,6 +44,7 @@ void add_replay_command(CLI::App& app) {
                                     : replay(read_golden_set(opts->path), opts->arch, opts->jobs);
     print(report, std::cout);
     if (!opts->json.empty()) write_json(report, opts->json);
+    if (!opts->html.empty()) write_html(report, opts->html);
     if (!report.ok()) throw CLI::RuntimeError(1);
   });
 }

@@ -11,6 +11,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/descriptor.hpp"
 #include "tools/ptxmma/layout_print.hpp"
+#include "tools/ptxmma/layout_svg.hpp"
 
 namespace ptxmma::cli {
 namespace {
@@ -98,7 +99,7 @@ void add_wgmma_layout_options(CLI::App& cmd, WgmmaLayoutOptions& o) {
 }
 
 void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::string& arch, const std::string& operands,
-                        const std::string& view, const WgmmaLayoutOptions& o) {
+                        const std::string& view, const WgmmaLayoutOptions& o, const std::string& svg) {
   const WgmmaCatalog& catalog = wgmma_catalog();
   const WgmmaInstruction ins = parse_wgmma(ptx, arch, catalog);
   const WgmmaVariant& v = *ins.variant;
@@ -124,6 +125,17 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
   const auto wants = [&](char c) {
     return operands.find(c) != std::string::npos || operands.find(static_cast<char>(c - 'a' + 'A')) != std::string::npos;
   };
+  if (!svg.empty()) {
+    if (!addresses.empty()) throw Error("--address and --svg: give one of them");
+    std::vector<SvgFragment> fr;
+    std::vector<SvgDescriptor> ds;
+    if (wants('a') && !at_a) fr.push_back({"A", v.la, v.a});
+    if (wants('c') || wants('d')) fr.push_back({"C/D", v.ld, v.d});
+    if (wants('a') && at_a) ds.push_back({'A', &*at_a, v.a});
+    if (wants('b') && at_b) ds.push_back({'B', &*at_b, v.b});
+    write_svg(svg, layout_svg(ins.text, fr, ds), fr, ds);
+    return;
+  }
   const bool matrix = view != "lanes", lanes = view != "matrix";
   os << ins.text << "\n";
   os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,

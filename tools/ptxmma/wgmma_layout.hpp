@@ -19,7 +19,8 @@ struct WgmmaLayoutOptions {
 };
 
 void add_wgmma_layout_options(CLI::App& cmd, WgmmaLayoutOptions& o);
+// `svg` non-empty: write the picture there instead of printing (layout_svg.hpp).
 void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::string& arch, const std::string& operands,
-                        const std::string& view, const WgmmaLayoutOptions& o);
+                        const std::string& view, const WgmmaLayoutOptions& o, const std::string& svg = {});
 
 }  // namespace ptxmma::cli

@@ -90,7 +90,10 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
     exec.run({c.a, gv.words.a}, {c.b, gv.words.b}, {c.c, gv.words.c}, got);
     const long bad = count_mismatches(v->d, v->container, c.d, got);
     if (bad == 0) continue;
-    if (r.failed_cases == 0) r.first_failure = lane_report(gv, *v, c, static_cast<int>(i), got, set.families);
+    if (r.failed_cases == 0) {
+      r.first_failure = lane_report(gv, *v, c, static_cast<int>(i), got, set.families);
+      r.first = FailedCase{static_cast<int>(i), 32, gv.words.d, v->d, v->container, c.d, got};
+    }
     ++r.failed_cases;
     r.failed_case_indices.push_back(static_cast<int>(i));
     r.mismatched_values += bad;

@@ -4,9 +4,20 @@
 #include <string>
 #include <vector>
 
+#include "sim/numeric/packing.hpp"
+#include "sim/numeric/type.hpp"
 #include "tools/vectors/golden_set.hpp"
 
 namespace ptxmma {
+
+// The D registers of one failing case, for reports that show them side by side.
+struct FailedCase {
+  int index = -1;                       // case number in the set; -1: none failed
+  int threads = 0, words = 0;           // lanes (32) or warpgroup threads (128); D words of each
+  Type d = Type::f32;                   // D element type, as the registers hold it
+  Container container = Container::packed;
+  std::vector<std::uint32_t> want, got; // threads x words
+};
 
 struct VariantReplay {
   std::string ptx;
@@ -16,6 +27,7 @@ struct VariantReplay {
   bool supported = true;
   std::string error;           // why not supported
   std::string first_failure;   // lane-by-lane report of the first failing case
+  FailedCase first;            // its D registers
   std::string family;          // machine path of the variant (rounding-model family), when known
   std::vector<int> failed_case_indices;
 };

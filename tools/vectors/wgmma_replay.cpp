@@ -124,7 +124,10 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
     }
     const long bad = count_mismatches(v->d, c.d, got);
     if (bad == 0) continue;
-    if (r.failed_cases == 0) r.first_failure = case_report(set, e, *v, x, c, static_cast<int>(i), got);
+    if (r.failed_cases == 0) {
+      r.first_failure = case_report(set, e, *v, x, c, static_cast<int>(i), got);
+      r.first = FailedCase{static_cast<int>(i), 128, v->d_regs(), v->d, Container::packed, c.d, got};
+    }
     ++r.failed_cases;
     r.failed_case_indices.push_back(static_cast<int>(i));
     r.mismatched_values += bad;

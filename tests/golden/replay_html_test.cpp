@@ -1,0 +1,80 @@
+// `ptxmma replay --html`: a copy of the probe set with one D bit flipped gives a report whose
+// tables are checked cell by cell, and (where Chromium is installed) that a browser renders.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "tests/cli.hpp"
+
+namespace ptxmma {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_cli;
+using test::slurp;
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+class ReplayHtml : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("ptxmma-html-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::copy(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/probes-sm90", dir_ / "set", fs::copy_options::recursive);
+    // The last word of the file: lane 31's last D word of the last case.
+    const fs::path bin = dir_ / "set" / "m16n8k8.row.col.f32.f16.f16.f32.bin";
+    std::fstream f(bin, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-1, std::ios::end);
+    const char last = static_cast<char>(f.get());
+    f.seekp(-1, std::ios::end);
+    f.put(static_cast<char>(last ^ 1));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(ReplayHtml, ReportMarksTheDifferingRegister) {
+  const std::string html = (dir_ / "r.html").string();
+  const auto r = run_cli("replay " + (dir_ / "set").string() + " --html " + html);
+  EXPECT_EQ(r.status, 1) << r.all();
+  const std::string page = slurp(html);
+  EXPECT_NE(page.find("<b>32 passed, 1 failed</b>"), std::string::npos);
+  EXPECT_EQ(count(page, "<tr class=\"pass\">"), 11);
+  EXPECT_EQ(count(page, "<tr class=\"fail\"><td>mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32</td>"), 1);
+  EXPECT_NE(page.find("First failure: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 case 1"), std::string::npos);
+  // 32 lanes x 4 registers, one of them marked: lane 31, d3.
+  EXPECT_EQ(count(page, "<td class=\"ok\">") + count(page, "<td class=\"bad\">"), 128);
+  EXPECT_EQ(count(page, "<td class=\"bad\">"), 1);
+  const std::size_t lane31 = page.find("<tr><th>31</th>");
+  ASSERT_NE(lane31, std::string::npos);
+  EXPECT_EQ(count(page.substr(lane31, page.find("</tr>", lane31) - lane31), "<td class=\"ok\">"), 3);
+
+  const auto matlab = run_cli("replay " + std::string(PTXMMA_SOURCE_DIR) + "/tests/data/matlab-tc/V100 --html " + html);
+  EXPECT_EQ(matlab.status, 1);
+  EXPECT_NE(matlab.err.find("--html applies to mma and wgmma golden sets"), std::string::npos) << matlab.err;
+}
+
+TEST_F(ReplayHtml, RendersInABrowserWhereOneIsInstalled) {
+  const char* browser = nullptr;
+  for (const char* b : {"chromium", "chromium-browser", "google-chrome"})
+    if (std::system((std::string("command -v ") + b + " >/dev/null 2>&1").c_str()) == 0) browser = b;
+  if (!browser) GTEST_SKIP() << "no Chromium: the report is checked by parsing only";
+  const std::string html = (dir_ / "r.html").string(), png = (dir_ / "r.png").string();
+  (void)run_cli("replay " + (dir_ / "set").string() + " --html " + html);
+  const std::string cmd = std::string(browser) + " --headless --no-sandbox --disable-gpu --window-size=1000,800 " +
+                          "--screenshot=" + png + " file://" + html + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_GT(fs::file_size(png), 20000U);  // a blank page is a few kilobytes
+}
+
+}  // namespace
+}  // namespace ptxmma

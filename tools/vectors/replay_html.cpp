@@ -1,0 +1,86 @@
+#include "tools/vectors/replay_html.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "sim/error.hpp"
+#include "sim/exec/mma.hpp"
+#include "tools/vectors/word_format.hpp"
+
+namespace ptxmma {
+namespace {
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+// One register (two words for f64): "0x... (values)" as hex, then the values in small type.
+std::string cell_text(const FailedCase& f, const std::vector<std::uint32_t>& words) {
+  const std::string text = format_words(f.d, f.container, words);
+  const std::size_t paren = text.find(" (");
+  return escape(text.substr(0, paren)) + "<br><small>" + escape(text.substr(paren + 1)) + "</small>";
+}
+
+std::string failure_table(const VariantReplay& v) {
+  const FailedCase& f = v.first;
+  std::string out = fmt::format("<h2 id=\"first-failure\">First failure: {} case {}</h2>\n", escape(v.ptx), f.index);
+  out += "<p>Each cell: expected (the GPU) above, computed (ptxmma) below; differing registers are marked.</p>\n";
+  const int per = element_bits(f.d, f.container) == 64 ? 2 : 1;  // words per register
+  out += "<table class=\"lanes\">\n<tr><th>" + std::string(f.threads > 32 ? "thread" : "lane") + "</th>";
+  for (int r = 0; r < f.words / per; ++r) out += fmt::format("<th>d{}</th>", r);
+  out += "</tr>\n";
+  for (int t = 0; t < f.threads; ++t) {
+    out += fmt::format("<tr><th>{}</th>", t);
+    for (int r = 0; r < f.words / per; ++r) {
+      const auto at = f.want.begin() + t * f.words + r * per;
+      const std::vector<std::uint32_t> want(at, at + per);
+      const std::vector<std::uint32_t> got(f.got.begin() + (at - f.want.begin()), f.got.begin() + (at - f.want.begin()) + per);
+      out += fmt::format("<td class=\"{}\">{}<hr>{}</td>", want != got ? "bad" : "ok", cell_text(f, want),
+                         cell_text(f, got));
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+}  // namespace
+
+std::string replay_html(const ReplayReport& r) {
+  std::string out =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ptxmma replay " + escape(r.set) +
+      "</title>\n<style>body{font-family:sans-serif;margin:20px}table{border-collapse:collapse}"
+      "td,th{border:1px solid #999;padding:2px 6px;font-family:monospace;font-size:12px}"
+      "td.bad{background:#f8c0c0}tr.fail td{background:#fde0e0}tr.unsupported td{background:#eee}"
+      "small{color:#444}hr{margin:1px 0;border:0;border-top:1px dotted #999}</style></head><body>\n";
+  out += fmt::format("<h1>ptxmma replay: {}</h1>\n<p>device {}, {}; model {}: <b>{} passed, {} failed</b></p>\n",
+                     escape(r.set), escape(r.device), escape(r.sm), escape(r.arch), r.passed_cases, r.failed_cases);
+  out += "<table class=\"variants\">\n<tr><th>instruction</th><th>family</th><th>cases</th><th>failed</th>"
+         "<th>mismatched values</th><th>note</th></tr>\n";
+  for (const auto& v : r.variants)
+    out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       !v.supported ? "unsupported" : v.failed_cases ? "fail" : "pass", escape(v.ptx),
+                       escape(v.family), v.cases, v.failed_cases, v.mismatched_values, escape(v.error));
+  out += "</table>\n";
+  for (const auto& v : r.variants)
+    if (v.first.index >= 0) {
+      out += failure_table(v);
+      break;
+    }
+  return out + "</body></html>\n";
+}
+
+void write_html(const ReplayReport& r, const std::string& path) {
+  std::ofstream f(path);
+  if (!(f << replay_html(r))) throw Error(fmt::format("{}: cannot write", path));
+}
+
+}  // namespace ptxmma
