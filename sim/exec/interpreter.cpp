@@ -348,9 +348,9 @@ std::uint32_t Machine::special(ptx::Special s, int thread) const {
   return 0;
 }
 
-void Machine::diagnose(const Instruction& ins, const std::string& what, RunSummary& sum) const {
+void Machine::diagnose(const Instruction& ins, const std::string& what) {
   if (opts_.strict) throw located(prog_, ins, what + " (an error under --strict)");
-  sum.warnings.push_back(ptx::Diagnostic{prog_.file, ins.loc, what, true});
+  sum_.warnings.push_back(ptx::Diagnostic{prog_.file, ins.loc, what, true});
 }
 
 void Machine::start() {
@@ -454,8 +454,7 @@ void Machine::finish() {
       diagnose(prog_.code[static_cast<std::size_t>(op->pc)],
                fmt::format("warp {}: this wgmma.mma_async is still in flight when the program ends (no "
                            "wgmma.commit_group and wgmma.wait_group retired it)",
-                           warp_id(w)),
-               sum_);
+                           warp_id(w)));
       break;
     }
   }
@@ -492,7 +491,6 @@ bool Machine::ready(int w) {
 
 void Machine::execute(int w) {
   WarpRun& ws = ws_[static_cast<std::size_t>(w)];
-  RunSummary& sum = sum_;
   const Prepared& prep = *prep_;
   const int base = w * kLanes;
   auto& stack = ws.stack;
@@ -507,10 +505,10 @@ void Machine::execute(int w) {
       ws.released = false;
     }
     // Steps.
-    ++sum.warp_instructions;
+    ++sum_.warp_instructions;
     for (int lane = 0; lane < kLanes; ++lane)
       if ((path >> lane) & 1U)
-        if (++sum.steps[static_cast<std::size_t>(base + lane)] > opts_.max_steps)
+        if (++sum_.steps[static_cast<std::size_t>(base + lane)] > opts_.max_steps)
           throw located(prog_, ins,
                         fmt::format("step limit: {}lane {} has executed {} instructions without finishing (an endless "
                                     "loop?); the limit is --max-steps",
@@ -538,8 +536,7 @@ void Machine::execute(int w) {
                    fmt::format("warp {}: {} is {} of the wgmma.mma_async at line {}, which is still in flight (use "
                                "wgmma.commit_group and wgmma.wait_group before touching it)",
                                warp_id(w), prog_.registers[static_cast<std::size_t>(r)].source,
-                               o.accumulator ? "an accumulator" : "an A register", line_of(o.op->pc)),
-                   sum);
+                               o.accumulator ? "an accumulator" : "an A register", line_of(o.op->pc)));
           break;
         }
     const ptx::Flow flow = prep.flows[static_cast<std::size_t>(pc)];
@@ -589,7 +586,6 @@ void Machine::execute(int w) {
 // One wgmma.mma_async on the warpgroup of warps g..g+3, all waiting at it.
 void Machine::run_wgmma(int g) {
   std::vector<WarpRun>& ws = ws_;
-  RunSummary& sum = sum_;
   const int pc = ws[static_cast<std::size_t>(g)].waiting;
   const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
   for (int w = g; w < g + 4; ++w) {
@@ -626,8 +622,7 @@ void Machine::run_wgmma(int g) {
                  fmt::format("{} {} differs between threads of the warpgroup (warp {} lane 0: {:#x}, warp {} lane {}: "
                              "{:#x}); warp {} lane 0's value is used",
                              what, op.text, warp_id(g), v, warp_id(g + t / kLanes), t % kLanes, reg(t0 + t, op.reg),
-                             warp_id(g)),
-                 sum);
+                             warp_id(g)));
         break;
       }
     return v;
@@ -671,15 +666,13 @@ void Machine::run_wgmma(int g) {
     if (!r.async.fenced())
       diagnose(ins, fmt::format("warp {}: wgmma.mma_async without an earlier wgmma.fence (the PTX ISA requires one "
                                 "before the first wgmma.mma_async and after register writes it reads)",
-                                warp_id(w)),
-               sum);
+                                warp_id(w)));
     // Registers of in-flight operations used here other than as accumulators of the same kind.
     for (const auto& e : aop.elems)
       if (const auto o = r.async.owner(e.reg); o.op && o.accumulator)
         diagnose(ins, fmt::format("warp {}: A register {} is an accumulator of the wgmma.mma_async at line {}, which "
                                   "is still in flight",
-                                  warp_id(w), e.text, line_of(o.op->pc)),
-                 sum);
+                                  warp_id(w), e.text, line_of(o.op->pc)));
     r.async.issue(op);
     r.released = true;
   }

@@ -146,7 +146,7 @@ class Machine {
   void complete_collectives();
   void run_wgmma(int group);
   void finish();
-  void diagnose(const ptx::Instruction& ins, const std::string& what, RunSummary& sum) const;
+  void diagnose(const ptx::Instruction& ins, const std::string& what);  // a warning, or thrown under strict
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 
   const ptx::Program& prog_;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/error.hpp"
@@ -62,17 +63,38 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
   return r;
 }
 
-MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o) : v_(v), m_(m), o_(o) {
+MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
+    : v_(v),
+      m_(m),
+      o_(o),
+      kernel_(m, TileSpec{v.a, v.b, v.c, v.d, v.shape.m, v.shape.n, v.shape.k, o.rounding, o.satfinite, v.bitop}) {
   const Shape s = v.shape;
   a_src_ = sources(*v.la, v.a, s.m, s.k, false);
   b_src_ = sources(*v.lb, v.b, s.n, s.k, true);
   c_src_ = sources(*v.lc, v.c, s.m, s.n, false);
   d_dst_ = sources(*v.ld, v.d, s.m, s.n, false);
-  a_terms_.resize(a_src_.size());
-  b_terms_.resize(b_src_.size());
-  a_finite_.resize(a_src_.size() / static_cast<std::size_t>(s.k));
-  b_finite_.resize(b_src_.size() / static_cast<std::size_t>(s.k));
-  c_terms_.resize(c_src_.size());
+  if (kernel_.takes_bits() && element_bits(v.a, v.container) == 1 && element_bits(v.b, v.container) == 1) {
+    a_runs_ = bit_runs(a_src_, s.k);
+    b_runs_ = bit_runs(b_src_, s.k);
+    a_codes_.resize(a_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
+    b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
+    halves_.resize(2 * std::max(a_codes_.size(), b_codes_.size()));
+  } else {
+    a_codes_.resize(a_src_.size());
+    b_codes_.resize(b_src_.size());
+  }
+  // A and B decoded straight from the registers where an element is its code (no container,
+  // no shift within the format's bits).
+  const auto plain = [&](Type t) {
+    return element_bits(t, v.container) == info(t).bits && info(t).shift == 0 && t != Type::e2m1 &&
+           t != Type::e3m2 && t != Type::e2m3;
+  };
+  if (kernel_.takes_words() && plain(v.a) && plain(v.b)) {
+    for (const Source& x : a_src_) a_index_.push_back(x.word * 32 + x.shift);
+    for (const Source& x : b_src_) b_index_.push_back(x.word * 32 + x.shift);
+  }
+  c_codes_.resize(c_src_.size());
+  d_codes_.resize(d_dst_.size());
 }
 
 std::vector<MmaExecutor::Source> MmaExecutor::sources(const FragmentLayout& l, Type t, int rows, int cols,
@@ -90,61 +112,107 @@ std::vector<MmaExecutor::Source> MmaExecutor::sources(const FragmentLayout& l, T
   return out;
 }
 
-void MmaExecutor::decode(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<Term>& out) const {
+std::vector<MmaExecutor::BitRun> MmaExecutor::bit_runs(const std::vector<Source>& src, int cols) const {
+  const auto words = static_cast<std::uint32_t>(kernel_.words_per_row());
+  std::vector<BitRun> runs;
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    const auto row = static_cast<std::uint32_t>(i / static_cast<std::size_t>(cols));
+    const auto k = static_cast<std::uint32_t>(i % static_cast<std::size_t>(cols));
+    const std::uint32_t dst = row * words * 64 + k;
+    if (!runs.empty()) {
+      BitRun& r = runs.back();
+      if (r.word == src[i].word && r.shift + r.bits == src[i].shift && r.dst + r.bits == dst && dst % 32 != 0) {
+        ++r.bits;
+        continue;
+      }
+    }
+    runs.push_back(BitRun{src[i].word, src[i].shift, 1, dst});
+  }
+  return runs;
+}
+
+void MmaExecutor::gather(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<std::uint64_t>& out) const {
   const int bits = element_bits(t, v_.container);
   const std::uint32_t* w = op.words.data();
   if (bits == 64) {
     for (std::size_t i = 0; i < src.size(); ++i)
-      out[i] = make_term(t, w[src[i].word] | (static_cast<std::uint64_t>(w[src[i].word + 1]) << 32));
+      out[i] = w[src[i].word] | (static_cast<std::uint64_t>(w[src[i].word + 1]) << 32);
     return;
   }
   const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
-  const Term* table = info(t).bits <= 16 ? term_table(t) : nullptr;
-  for (std::size_t i = 0; i < src.size(); ++i) {
-    const std::uint64_t code = element_code(t, v_.container, (w[src[i].word] >> src[i].shift) & mask);
-    out[i] = table ? table[code] : make_term(t, code);
+  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) {  // FP6/FP4 leave their container
+    for (std::size_t i = 0; i < src.size(); ++i)
+      out[i] = element_code(t, v_.container, (w[src[i].word] >> src[i].shift) & mask);
+    return;
   }
+  const TypeInfo& ti = info(t);
+  const int code_shift = ti.shift;  // locals: the stores below cannot change them
+  const std::uint64_t code_mask = ti.mask();
+  const Source* from = src.data();
+  std::uint64_t* to = out.data();
+  for (std::size_t i = 0; i < src.size(); ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
+}
+
+void MmaExecutor::gather_bits(const std::vector<BitRun>& runs, WarpOperand op, std::vector<std::uint32_t>& halves,
+                              std::vector<std::uint64_t>& out) {
+  // 32-bit halves first: a whole register word is one store; then the 64-bit words.
+  std::fill(halves.begin(), halves.end(), 0);
+  const std::uint32_t* w = op.words.data();
+  for (const BitRun& r : runs) {
+    if (r.bits == 32) {
+      halves[r.dst / 32] = w[r.word];
+    } else {
+      const std::uint32_t mask = (1U << r.bits) - 1;
+      halves[r.dst / 32] |= ((w[r.word] >> r.shift) & mask) << (r.dst % 32);
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = halves[2 * i] | (static_cast<std::uint64_t>(halves[2 * i + 1]) << 32);
 }
 
 void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d) const {
-  decode(a_src_, v_.a, a, a_terms_);
-  decode(b_src_, v_.b, b, b_terms_);
-  decode(c_src_, v_.c, c, c_terms_);
+  const bool packed = !a_runs_.empty(), words = !a_index_.empty();
+  if (packed) {
+    gather_bits(a_runs_, a, halves_, a_codes_);
+    gather_bits(b_runs_, b, halves_, b_codes_);
+  } else if (!words) {
+    gather(a_src_, v_.a, a, a_codes_);
+    gather(b_src_, v_.b, b, b_codes_);
+  }
+  gather(c_src_, v_.c, c, c_codes_);
   const Shape s = v_.shape;
-  const auto finite = [&](const std::vector<Term>& terms, std::vector<char>& flags) {
-    for (std::size_t i = 0; i < flags.size(); ++i) {
-      flags[i] = 1;
-      for (int k = 0; k < s.k; ++k) {
-        const FpClass cls = terms[i * static_cast<std::size_t>(s.k) + static_cast<std::size_t>(k)].cls;
-        if (cls == FpClass::nan || cls == FpClass::infinity) flags[i] = 0;
-      }
-    }
-  };
-  finite(a_terms_, a_finite_);
-  finite(b_terms_, b_finite_);
+  const auto a_step = a_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
+  const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
+  const auto cd_step = static_cast<std::size_t>(s.m * s.n);
+  for (int p = 0; p < v_.ld->problems; ++p) {
+    const auto up = static_cast<std::size_t>(p);
+    if (packed)
+      kernel_.run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+    else if (words)
+      kernel_.run_words({a.words.data(), &a_index_[up * a_step]}, {b.words.data(), &b_index_[up * b_step]},
+                        &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+    else
+      kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+  }
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
-  const int problems = v_.ld->problems;
-  DotOperands r{v_.a, v_.b, v_.c, v_.d, nullptr, nullptr, s.k, nullptr, o_.rounding, o_.satfinite, v_.bitop};
-  std::size_t out = 0;
-  for (int p = 0; p < problems; ++p)
-    for (int row = 0; row < s.m; ++row)
-      for (int col = 0; col < s.n; ++col, ++out) {
-        r.a_terms = &a_terms_[static_cast<std::size_t>((p * s.m + row) * s.k)];
-        r.b_terms = &b_terms_[static_cast<std::size_t>((p * s.n + col) * s.k)];
-        r.c_term = &c_terms_[out];
-        r.finite_ab = a_finite_[static_cast<std::size_t>(p * s.m + row)] && b_finite_[static_cast<std::size_t>(p * s.n + col)];
-        const std::uint64_t code = dot(m_, r);
-        const Source& dst = d_dst_[out];
-        if (bits == 64) {
-          d[dst.word] = static_cast<std::uint32_t>(code);
-          d[dst.word + 1] = static_cast<std::uint32_t>(code >> 32);
-        } else {
-          const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
-          d[dst.word] = (d[dst.word] & ~(mask << dst.shift)) |
-                        ((static_cast<std::uint32_t>(container_of(di, code)) & mask) << dst.shift);
-        }
-      }
+  const std::uint32_t mask = bits >= 32 ? ~0U : (1U << bits) - 1;
+  if (bits == 32) {
+    const int code_shift = di.shift;
+    for (std::size_t out = 0; out < d_dst_.size(); ++out)
+      d[d_dst_[out].word] = static_cast<std::uint32_t>(d_codes_[out] << code_shift);
+    return;
+  }
+  for (std::size_t out = 0; out < d_dst_.size(); ++out) {
+    const std::uint64_t code = d_codes_[out];
+    const Source& dst = d_dst_[out];
+    if (bits == 64) {
+      d[dst.word] = static_cast<std::uint32_t>(code);
+      d[dst.word + 1] = static_cast<std::uint32_t>(code >> 32);
+    } else {
+      d[dst.word] = (d[dst.word] & ~(mask << dst.shift)) |
+                    ((static_cast<std::uint32_t>(container_of(di, code)) & mask) << dst.shift);
+    }
+  }
 }
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,

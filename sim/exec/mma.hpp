@@ -9,7 +9,7 @@
 #include "sim/catalog/mma_variant.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
-#include "sim/model/term.hpp"
+#include "sim/model/tile.hpp"
 #include "sim/state/warp.hpp"
 
 namespace ptxmma {
@@ -36,8 +36,8 @@ int words_per_lane(const FragmentLayout& l, Type t, Container c);
 class MmaExecutor {
  public:
   MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o);
-  // Decodes every A, B and C element once, then runs the model per D element. Uses scratch
-  // space of its own: one executor per thread.
+  // Gathers the element codes through the layouts (b1: whole runs of bits), runs the model's
+  // tile kernel per problem and scatters D. Uses scratch space of its own: one executor per thread.
   void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d) const;
   // One output element with its steps (explain); d unchanged.
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
@@ -50,8 +50,19 @@ class MmaExecutor {
     std::uint32_t word;
     std::uint32_t shift;
   };
+  // A run of consecutive b1 elements in one register word that land in one 32-bit half of a
+  // word of packed bits.
+  struct BitRun {
+    std::uint32_t word;   // source word
+    std::uint32_t shift;  // bit of the first element in it
+    std::uint32_t bits;   // run length, 1..32
+    std::uint32_t dst;    // bit index in the packed rows (word dst / 64)
+  };
   std::vector<Source> sources(const FragmentLayout& l, Type t, int rows, int cols, bool transpose) const;
-  void decode(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<Term>& out) const;
+  [[nodiscard]] std::vector<BitRun> bit_runs(const std::vector<Source>& src, int cols) const;
+  void gather(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<std::uint64_t>& out) const;
+  static void gather_bits(const std::vector<BitRun>& runs, WarpOperand op, std::vector<std::uint32_t>& halves,
+                          std::vector<std::uint64_t>& out);
   std::uint64_t element(const FragmentLayout& l, Type t, WarpOperand op, int problem, int row, int col) const;
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                      std::uint64_t* a_codes, std::uint64_t* b_codes) const;
@@ -60,8 +71,11 @@ class MmaExecutor {
   MmaOptions o_;
   // Matrix order: A by (problem, row, k), B by (problem, col, k), C and D by (problem, row, col).
   std::vector<Source> a_src_, b_src_, c_src_, d_dst_;
-  mutable std::vector<Term> a_terms_, b_terms_, c_terms_;
-  mutable std::vector<char> a_finite_, b_finite_;  // per row of A, per column of B: no NaN or Inf
+  std::vector<BitRun> a_runs_, b_runs_;  // packed-bit operands (a popc model)
+  std::vector<std::uint32_t> a_index_, b_index_;  // word * 32 + shift per element (TileKernel::run_words)
+  mutable TileKernel kernel_;            // one problem
+  mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
+  mutable std::vector<std::uint32_t> halves_;  // packed bits as 32-bit halves (gather_bits)
 };
 
 // The registers an mma instruction names, per operand: d, a, b, c.

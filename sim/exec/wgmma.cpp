@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/error.hpp"
 #include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
@@ -24,8 +26,21 @@ void check_words(std::span<const std::uint32_t> w, int per_thread, const char* w
 
 }  // namespace
 
-WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o) : v_(v), m_(m), o_(o) {
+WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o)
+    : v_(v),
+      m_(m),
+      o_(o),
+      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.ld->rows, v.ld->cols, v.shape.k, Rounding::rn, v.satfinite, v.bitop}) {
   v.check(o);
+  const FragmentLayout& ld = *v.ld;
+  for (int row = 0; row < ld.rows; ++row)
+    for (int col = 0; col < ld.cols; ++col) {
+      const FragmentSlot& s = ld.slot(0, row, col);
+      d_word_.push_back(static_cast<std::uint32_t>(s.lane * ld.regs + s.reg));
+      d_elem_.push_back(static_cast<std::uint32_t>(s.elem));
+    }
+  c_codes_.resize(d_word_.size());
+  d_codes_.resize(d_word_.size());
 }
 
 OperandAddressing WgmmaExecutor::a_addressing(std::uint64_t desc) const {
@@ -63,8 +78,56 @@ void read_shared(const SharedMemory& smem, const OperandAddressing& at, Type t, 
 
 }  // namespace
 
-WgmmaExecutor::Operands WgmmaExecutor::fetch(const WgmmaInputs& in) const {
-  Operands ops;
+// The element addresses come from OperandAddressing once per descriptor; the footprint is
+// checked once (an element outside shared memory is reported by read_shared, element by element)
+// and copied out, and the elements are read from that copy.
+void WgmmaExecutor::read_operand(const SharedMemory& smem, std::uint64_t desc, bool is_a, Addresses& at,
+                                 std::vector<std::uint64_t>& out) const {
+  const Type t = is_a ? v_.a : v_.b;
+  const int scale = is_a ? o_.imm_scale_a : o_.imm_scale_b;
+  if (at.desc != desc) {
+    const OperandAddressing addressing = is_a ? a_addressing(desc) : b_addressing(desc);
+    const int bytes = std::max(addressing.element_bits() / 8, 1);
+    at.address.clear();
+    at.bit.clear();
+    at.lo = ~0ULL;
+    at.hi = 0;
+    for (int x = 0; x < addressing.rows(); ++x)
+      for (int k = 0; k < addressing.k(); ++k) {
+        const SmemSlot s = addressing.slot(x, k);
+        at.address.push_back(s.address);
+        at.bit.push_back(static_cast<std::uint8_t>(s.bit));
+        at.lo = std::min(at.lo, s.address);
+        at.hi = std::max(at.hi, s.address + static_cast<std::uint64_t>(bytes));
+      }
+    at.desc = desc;
+  }
+  if (at.hi > smem.size()) {  // some element is outside: the element-by-element read names it
+    read_shared(smem, is_a ? a_addressing(desc) : b_addressing(desc), t, scale, is_a ? 'A' : 'B', out);
+    return;
+  }
+  bytes_.resize(at.hi - at.lo);
+  smem.read(at.lo, bytes_);
+  const TypeInfo& ti = info(t);
+  const int bits = storage_bits(t);
+  const std::uint64_t flip = scale == -1 ? ti.sign_bit() : 0;
+  out.resize(at.address.size());
+  for (std::size_t i = 0; i < at.address.size(); ++i) {
+    const std::uint8_t* p = bytes_.data() + (at.address[i] - at.lo);
+    std::uint64_t raw;
+    switch (bits) {
+      case 1: raw = (p[0] >> at.bit[i]) & 1; break;
+      case 8: raw = p[0]; break;
+      case 16: raw = p[0] | (static_cast<std::uint64_t>(p[1]) << 8); break;
+      default:
+        raw = p[0] | (static_cast<std::uint64_t>(p[1]) << 8) | (static_cast<std::uint64_t>(p[2]) << 16) |
+              (static_cast<std::uint64_t>(p[3]) << 24);
+    }
+    out[i] = code_of(ti, raw) ^ flip;
+  }
+}
+
+void WgmmaExecutor::fetch_into(const WgmmaInputs& in, Operands& ops) const {
   const int k = v_.shape.k;
   if (o_.a_source == ASource::registers) {
     check_words(in.a, v_.a_regs(), "the A register words");
@@ -80,10 +143,15 @@ WgmmaExecutor::Operands WgmmaExecutor::fetch(const WgmmaInputs& in) const {
       }
   } else {
     if (!in.shared) throw Error("wgmma: A comes from a descriptor, but no shared memory was given");
-    read_shared(*in.shared, a_addressing(in.desc_a), v_.a, o_.imm_scale_a, 'A', ops.a);
+    read_operand(*in.shared, in.desc_a, true, a_at_, ops.a);
   }
   if (!in.shared) throw Error("wgmma: B comes from a descriptor, but no shared memory was given");
-  read_shared(*in.shared, b_addressing(in.desc_b), v_.b, o_.imm_scale_b, 'B', ops.b);
+  read_operand(*in.shared, in.desc_b, false, b_at_, ops.b);
+}
+
+WgmmaExecutor::Operands WgmmaExecutor::fetch(const WgmmaInputs& in) const {
+  Operands ops;
+  fetch_into(in, ops);
   return ops;
 }
 
@@ -115,29 +183,25 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
   const FragmentLayout& ld = *v_.ld;
   if (in.scale_d) check_words(in.c, ld.regs, "C");
   check_words(d, ld.regs, "D");
-  const Operands ops = fetch(in);
-  // Each A and B element decoded once (the engines' fast path), not once per output element.
-  const auto terms = [](Type t, const std::vector<std::uint64_t>& codes) {
-    const Term* table = term_table(t);
-    std::vector<Term> out(codes.size());
-    for (std::size_t i = 0; i < codes.size(); ++i) out[i] = table ? table[codes[i]] : make_term(t, codes[i]);
-    return out;
-  };
-  const std::vector<Term> a = terms(v_.a, ops.a), b = terms(v_.b, ops.b);
-  const int k = v_.shape.k;
+  fetch_into(in, ops_);
   const int bits = storage_bits(v_.d);
-  for (int row = 0; row < ld.rows; ++row)
-    for (int col = 0; col < ld.cols; ++col) {
-      const DotRequest r = request(ops, in.c, in.scale_d, row, col);
-      const Term c = make_term(v_.d, r.c_code);
-      const DotOperands o{r.a, r.b, r.c, r.d, a.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(k),
-                          b.data() + static_cast<std::size_t>(col) * static_cast<std::size_t>(k), k, &c, r.rounding,
-                          r.satfinite, r.bitop};
-      const std::uint64_t code = dot(m_, o);
-      const FragmentSlot& s = ld.slot(0, row, col);
-      std::uint32_t& word = d[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
-      word = set_element(word, bits, s.elem, static_cast<std::uint32_t>(container_of(info(v_.d), code)));
-    }
+  const TypeInfo& di = info(v_.d);
+  if (!in.scale_d)  // D = A*B, as a +0 accumulator
+    std::fill(c_codes_.begin(), c_codes_.end(), 0);
+  else if (bits == 32)
+    for (std::size_t i = 0; i < c_codes_.size(); ++i) c_codes_[i] = in.c[d_word_[i]];
+  else
+    for (std::size_t i = 0; i < c_codes_.size(); ++i)
+      c_codes_[i] = code_of(di, get_element(in.c[d_word_[i]], bits, static_cast<int>(d_elem_[i])));
+  kernel_.run(ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data());
+  if (bits == 32) {
+    for (std::size_t i = 0; i < d_codes_.size(); ++i) d[d_word_[i]] = static_cast<std::uint32_t>(d_codes_[i]);
+    return;
+  }
+  for (std::size_t i = 0; i < d_codes_.size(); ++i) {
+    std::uint32_t& word = d[d_word_[i]];
+    word = set_element(word, bits, static_cast<int>(d_elem_[i]), static_cast<std::uint32_t>(container_of(di, d_codes_[i])));
+  }
 }
 
 std::uint64_t WgmmaExecutor::explain(const WgmmaInputs& in, int row, int col, DotTrace& trace) const {

@@ -4,6 +4,7 @@
 // scale-d is false) and scatters D through the accumulator layout.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "sim/exec/descriptor.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
+#include "sim/model/tile.hpp"
 #include "sim/state/warpgroup.hpp"
 
 namespace ptxmma {
@@ -32,7 +34,8 @@ class WgmmaExecutor {
   WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o);
 
   // d: 128 threads x d_regs words. Errors: a bad descriptor, an element outside shared memory
-  // (naming the operand, element and descriptor), wrong word counts.
+  // (naming the operand, element and descriptor), wrong word counts. Runs the model's tile
+  // kernel on scratch space of its own: one executor per thread.
   void run(const WgmmaInputs& in, std::span<std::uint32_t> d) const;
   // One output element with its steps (explain).
   std::uint64_t explain(const WgmmaInputs& in, int row, int col, DotTrace& trace) const;
@@ -51,10 +54,27 @@ class WgmmaExecutor {
   [[nodiscard]] const Model& model() const { return m_; }
 
  private:
+  // The shared-memory bytes of every element of an operand under one descriptor, kept for the
+  // next execution with the same descriptor.
+  struct Addresses {
+    std::optional<std::uint64_t> desc;
+    std::vector<std::uint64_t> address;  // x * K + k
+    std::vector<std::uint8_t> bit;       // b1: the bit in the byte
+    std::uint64_t lo = 0, hi = 0;        // footprint [lo, hi)
+  };
+  void fetch_into(const WgmmaInputs& in, Operands& ops) const;
+  void read_operand(const SharedMemory& smem, std::uint64_t desc, bool is_a, Addresses& at,
+                    std::vector<std::uint64_t>& out) const;
   DotRequest request(const Operands& ops, std::span<const std::uint32_t> c, bool scale_d, int row, int col) const;
   const WgmmaVariant& v_;
   const Model& m_;
   WgmmaOperands o_;
+  std::vector<std::uint32_t> d_word_, d_elem_;  // D element (row * N + col): its word and element
+  mutable TileKernel kernel_;
+  mutable Operands ops_;
+  mutable Addresses a_at_, b_at_;
+  mutable std::vector<std::uint8_t> bytes_;
+  mutable std::vector<std::uint64_t> c_codes_, d_codes_;
 };
 
 // The registers a wgmma instruction names.

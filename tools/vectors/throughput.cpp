@@ -1,10 +1,15 @@
 #include "tools/vectors/throughput.hpp"
 
+#include <time.h>
+
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "isa/mma_instruction.hpp"
+#include "isa/wgmma_instruction.hpp"
+#include "sim/exec/wgmma.hpp"
 #include "sim/numeric/packing.hpp"
 
 namespace ptxmma {
@@ -17,6 +22,71 @@ std::uint64_t random_element(Type t, std::mt19937_64& rng) {
   const int spread = ti.exp_bits >= 4 ? 4 : 1;
   const auto biased = static_cast<std::uint64_t>(ti.bias - spread + static_cast<int>(rng() % (2 * spread + 1)));
   return ((rng() & 1) ? ti.sign_bit() : 0) | (biased << ti.man_bits) | frac;
+}
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19937_64& rng, long& mnk) {
+  const MmaInstruction ins = parse_mma(ptx, arch);
+  const MmaVariant& v = *ins.variant;
+  const Model& model = models_for(arch).select(v.family, v.a, v.d);
+  struct State {
+    MmaExecutor exec;
+    std::vector<std::uint32_t> a, b, c, d;
+    int wa, wb, wc;
+  };
+  auto s = std::make_shared<State>(State{MmaExecutor(v, model, MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite}),
+                                         random_operand(*v.la, v.a, v.container, rng),
+                                         random_operand(*v.lb, v.b, v.container, rng),
+                                         random_operand(*v.lc, v.c, v.container, rng),
+                                         std::vector<std::uint32_t>(static_cast<std::size_t>(32 * words_per_lane(*v.ld, v.d, v.container))),
+                                         words_per_lane(*v.la, v.a, v.container), words_per_lane(*v.lb, v.b, v.container),
+                                         words_per_lane(*v.lc, v.c, v.container)});
+  mnk = static_cast<long>(v.shape.m) * v.shape.n * v.shape.k * v.ld->problems;
+  return [s] { s->exec.run({s->a, s->wa}, {s->b, s->wb}, {s->c, s->wc}, s->d); };
+}
+
+// A and B K-major without swizzle: 8-row core matrices of 16-byte rows, LBO 128 (the next 16
+// bytes of K), SBO = 8 rows of the whole K; A at 0, B after it.
+Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt19937_64& rng, long& mnk) {
+  const WgmmaVariant& v = *parse_wgmma(ptx, arch).variant;
+  const Model& model = models_for(arch).select(v.family, v.a, v.d);
+  struct State {
+    WgmmaExecutor exec;
+    SharedMemory smem;
+    std::vector<std::uint32_t> c, d;
+    WgmmaInputs in;
+  };
+  auto s = std::make_shared<State>(State{WgmmaExecutor(v, model, WgmmaOperands{}), SharedMemory(), {}, {}, {}});
+  const int bits = v.a == Type::tf32 ? 32 : info(v.a).bits;
+  const auto row_bytes = static_cast<std::uint32_t>(v.shape.k * bits / 8);
+  const std::uint32_t b_start = 64 * row_bytes;
+  const auto fill = [&](Type t, std::uint32_t start, int rows) {
+    const TypeInfo& ti = info(t);
+    const int per = 8 / std::min(bits, 8);  // elements per byte (b1: 8)
+    for (std::uint32_t byte = 0; byte < static_cast<std::uint32_t>(rows) * row_bytes; byte += std::max(bits / 8, 1)) {
+      std::uint64_t raw = 0;
+      for (int e = 0; e < per; ++e) raw |= container_of(ti, random_element(t, rng)) << (e * bits);
+      s->smem.store(start + byte, std::max(bits / 8, 1), raw);
+    }
+  };
+  fill(v.a, 0, 64);
+  fill(v.b, b_start, v.shape.n);
+  s->in.shared = &s->smem;
+  s->in.desc_a = MatrixDescriptor::encode(0, 128, 8 * row_bytes, 0, Swizzle::none);
+  s->in.desc_b = MatrixDescriptor::encode(b_start, 128, 8 * row_bytes, 0, Swizzle::none);
+  s->c.resize(static_cast<std::size_t>(128 * v.d_regs()));
+  const int dbits = info(v.d).bits;
+  for (auto& w : s->c)
+    for (int e = 0; e < 32 / dbits; ++e) w = set_element(w, dbits, e, static_cast<std::uint32_t>(random_element(v.d, rng)));
+  s->d.resize(s->c.size());
+  s->in.c = s->c;
+  mnk = 64L * v.shape.n * v.shape.k;
+  return [s] { s->exec.run(s->in, s->d); };
 }
 
 }  // namespace
@@ -43,35 +113,43 @@ std::vector<std::uint32_t> random_operand(const FragmentLayout& l, Type t, Conta
   return words;
 }
 
-Throughput measure_mma(const std::string& ptx, const std::string& arch, double seconds, int jobs, std::uint64_t seed) {
-  const MmaInstruction ins = parse_mma(ptx, arch);
-  const MmaVariant& v = *ins.variant;
-  const Model& model = models_for(arch).select(v.family, v.a, v.d);
-  const MmaOptions opts{ins.rounding.value_or(Rounding::rn), ins.satfinite};
+Execution prepare_execution(const std::string& ptx, const std::string& arch, std::mt19937_64& rng, long& mnk) {
+  if (ptx.rfind("wgmma", 0) == 0) return prepare_wgmma(ptx, arch, rng, mnk);
+  return prepare_mma(ptx, arch, rng, mnk);
+}
+
+Throughput measure(const std::string& ptx, const std::string& arch, double seconds, int jobs, std::uint64_t seed) {
+  Throughput t{ptx, 0, 0, 0, jobs, 0};
+  std::vector<Execution> runs;
+  for (int j = 0; j < jobs; ++j) {
+    std::mt19937_64 rng(seed + static_cast<std::uint64_t>(j));
+    runs.push_back(prepare_execution(ptx, arch, rng, t.mnk));
+  }
   std::atomic<long> total{0};
+  std::atomic<double> cpu{0};
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::duration<double>(seconds);
   const auto worker = [&](int id) {
-    std::mt19937_64 rng(seed + static_cast<std::uint64_t>(id));
-    const MmaExecutor exec(v, model, opts);
-    const int wa = words_per_lane(*v.la, v.a, v.container), wb = words_per_lane(*v.lb, v.b, v.container);
-    const int wc = words_per_lane(*v.lc, v.c, v.container);
-    const auto a = random_operand(*v.la, v.a, v.container, rng), b = random_operand(*v.lb, v.b, v.container, rng);
-    const auto c = random_operand(*v.lc, v.c, v.container, rng);
-    std::vector<std::uint32_t> d(static_cast<std::size_t>(32 * words_per_lane(*v.ld, v.d, v.container)));
+    const Execution& run = runs[static_cast<std::size_t>(id)];
+    const double cpu_start = thread_cpu_seconds();
     long n = 0;
     do {
-      for (int i = 0; i < 64; ++i) exec.run({a, wa}, {b, wb}, {c, wc}, d);
-      n += 64;
+      for (int i = 0; i < 16; ++i) run();
+      n += 16;
     } while (std::chrono::steady_clock::now() < deadline);
     total += n;
+    const double used = thread_cpu_seconds() - cpu_start;
+    for (double seen = cpu.load(); !cpu.compare_exchange_weak(seen, seen + used);) {
+    }
   };
   std::vector<std::thread> threads;
   for (int j = 1; j < jobs; ++j) threads.emplace_back(worker, j);
   worker(0);
-  for (auto& t : threads) t.join();
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return Throughput{ptx, total.load(), elapsed, jobs};
+  for (auto& th : threads) th.join();
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  t.instructions = total.load();
+  t.cpu_seconds = cpu.load();
+  return t;
 }
 
 }  // namespace ptxmma

@@ -1,0 +1,137 @@
+// The block-FMA engine (numerics.md §2.1) over a whole tile: the fixed-point form of dot.cpp's
+// block_fma, for the models and types where it is exact in 32-bit lanes.
+//
+// Every element is decoded once into a float m (its signed significand scaled into [0, 2)) and
+// its exponent e. A term aligned to the block's largest exponent E and truncated to F fraction
+// bits is then trunc(m_a * m_b * 2^(e_a + e_b - E + F)): m_a * m_b is exact in a float (at most
+// 24 significand bits), the power of two is exact, and the truncating float-to-int conversion
+// drops exactly the bits below 2^(E - F); a value below 2^-126 is below 1 and truncates to 0
+// whatever its rounding. The products of a block sum exactly in int32, the running sum (C or
+// the previous block) is aligned the same way, and the total is rounded once. The loops run over
+// 8 columns at a time for 4 rows of A, so they compile to vector code. Where both element types
+// have narrow exponents (f16, FP8), m holds the element's value and one scale per column serves
+// every product (values_fit).
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/model/model.hpp"
+#include "sim/model/tile.hpp"
+
+namespace ptxmma {
+
+// Element code -> (m, e) of one floating-point type: a table per code for types of 16 bits or
+// fewer, per sign and exponent field (at most 512 entries) otherwise.
+class ElementDecoder {
+ public:
+  static constexpr std::int32_t kZeroExp = -(1 << 22);  // a zero that sets no exponent
+  static constexpr std::int32_t kSpecial = 1 << 22;     // NaN or Inf (m = 0)
+  // values: m is the element's value m 2^e instead (where that is a normal float or 0).
+  ElementDecoder(Type t, bool zeros_set_exponent, bool values = false);
+  void decode(std::uint64_t code, float& m, std::int32_t& e) const {
+    code &= mask_;
+    if (codes_m_) {
+      m = codes_m_[code];
+      e = codes_e_[code];
+      return;
+    }
+    by_fields(code, m, e);
+  }
+  // The tables per code, or null (types wider than 16 bits).
+  [[nodiscard]] const float* m_table() const { return codes_m_; }
+  [[nodiscard]] const std::int32_t* e_table() const { return codes_e_; }
+  [[nodiscard]] std::uint64_t mask() const { return mask_; }
+
+ private:
+  void by_fields(std::uint64_t code, float& m, std::int32_t& e) const {
+    const Field& f = fields_[code >> man_bits_];
+    const auto frac = static_cast<std::uint32_t>(code & frac_mask_);
+    const std::uint32_t sig = frac | f.hidden;
+    const bool special = frac >= f.special_from;
+    m = special ? 0.0F : static_cast<float>(sig) * f.scale;
+    e = special ? kSpecial : sig != 0 || zeros_set_ ? f.exp : kZeroExp;
+    if (values_ && m != 0) m *= std::bit_cast<float>(static_cast<std::uint32_t>(e + 127) << 23);
+  }
+  struct Field {
+    float scale;                 // +-2^-man_bits: the significand times this is m
+    std::int32_t exp;            // max(floor(log2 |x|), emin)
+    std::uint32_t hidden;        // the implicit bit of normal numbers
+    std::uint32_t special_from;  // fractions from this one up are NaN or Inf
+  };
+  std::vector<Field> fields_;
+  const float* codes_m_ = nullptr;  // per code, shared by every decoder of the type (built once)
+  const std::int32_t* codes_e_ = nullptr;
+  int man_bits_;
+  std::uint64_t mask_, frac_mask_;
+  bool zeros_set_, values_;
+};
+
+class BlockTile {
+ public:
+  // kLanes columns in one value (GCC/Clang vector extensions: one AVX2 register, or two SSE2 ones).
+  typedef std::int32_t Ints __attribute__((vector_size(32)));
+
+  // Null where the fixed-point loops would not be exact (then dot() runs every output).
+  static std::unique_ptr<BlockTile> make(const Model& m, const TileSpec& s);
+  BlockTile(const Model& m, const TileSpec& s);
+
+  // Every output; those whose row of A or column of B holds a NaN or Inf are left for dot():
+  // row_special(i) / col_special(j) say which.
+  void run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+  // The same from register words (types of 16 bits or fewer).
+  void run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
+  [[nodiscard]] bool row_special(int i) const { return a_special_[static_cast<std::size_t>(i)] != 0; }
+  [[nodiscard]] bool col_special(int j) const { return b_special_[static_cast<std::size_t>(j)] != 0; }
+  [[nodiscard]] bool any_special() const { return any_special_; }
+
+ private:
+  static constexpr int kLanes = 8;  // columns per pass of the inner loops
+  // Src gives the code of element x of the operand (x = row * K + k).
+  template <class Src>
+  void decode_operands(Src a, Src b);
+  static bool values_fit(const Model& m, const TileSpec& s);
+  static constexpr int kRows = 4;   // rows of A per pass
+  template <int R>
+  void rows(int i0, const std::uint64_t* c, std::uint64_t* d) const;
+  void run_rows(const std::uint64_t* c, std::uint64_t* d) const;
+  // Rounds total * 2^cut into D as a block sum does; NaN/Inf running sums are decided before.
+  [[nodiscard]] std::uint64_t round_sum(std::int64_t total, std::int32_t cut) const;
+  // The same for f32 D rounded toward zero or (all 23 bits) to nearest, 8 columns at once.
+  void round_f32(const Ints& acc, const Ints& run, const Ints& cut, std::uint64_t* code) const;
+  [[nodiscard]] std::uint64_t special_result(Type t, std::uint64_t code) const;
+  [[nodiscard]] std::uint64_t final_add(std::uint64_t acc, std::uint64_t c) const;
+
+  const Model& m_;
+  TileSpec s_;
+  ElementDecoder da_, db_, dc_, dd_;
+  // The k in block order (a block's products contiguous), and where each block starts in it.
+  std::vector<int> order_, block_start_;
+  bool in_order_;  // order_ is 0, 1, ..., K-1
+  std::int32_t frac_bits_;
+  std::int32_t exp_floor_;
+  int out_frac_;                          // fraction bits the block sum keeps (<= D's)
+  Rounding out_round_;
+  bool f32_round_;                        // round_f32 applies
+  struct OutFormat {  // D's parameters, looked up once
+    int emin, man_bits;
+    std::uint64_t max_finite, sign_bit, pos_inf, neg_inf;
+  } out_;
+  struct RunFormat {  // the running sum's format (C's, D's) for decoding 8 codes at once
+    bool vector;       // an IEEE format with Inf: f32, f16
+    int man_bits, sign_at, frac_shift;
+    std::uint32_t exp_all, frac_mask;
+    int bias, emin;
+  } run_c_, run_d_;
+  int np_;  // N rounded up to kLanes
+  bool values_;  // am_ and bm_ hold the elements' values, not their m (values_fit)
+  // Decoded operands: A row-major (i * K + k), B k-major (k * np_ + j) for the loops over j;
+  // k in block order.
+  std::vector<float> am_, bm_;
+  std::vector<std::int32_t> ae_, be_;
+  std::vector<char> a_special_, b_special_;
+  bool any_special_ = false;
+};
+
+}  // namespace ptxmma

@@ -1,0 +1,197 @@
+#include "sim/model/tile.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+
+#include "sim/model/block_tile.hpp"
+#include "sim/model/dot.hpp"
+#include "sim/model/simd.hpp"
+#include "sim/numeric/fields.hpp"
+
+namespace ptxmma {
+namespace {
+
+Term term_of(Type t, std::uint64_t code) {
+  const Term* table = info(t).bits <= 16 ? term_table(t) : nullptr;
+  return table ? table[code & info(t).mask()] : make_term(t, code);
+}
+
+bool finite(const Term* t, int n) {
+  for (int i = 0; i < n; ++i)
+    if (t[i].cls == FpClass::nan || t[i].cls == FpClass::infinity) return false;
+  return true;
+}
+
+// Exact dot products of 8-bit or narrower integers: 16-bit lanes whose products sum in int32
+// (at most 2^16 each, K at most 64 for these types).
+PTXMMA_MULTIVERSION
+void integer_tile(const std::int16_t* a, const std::int16_t* b, const std::uint64_t* c, std::uint64_t* d, int m,
+                  int n, int k, bool satfinite) {
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const std::int16_t* __restrict x = a + static_cast<std::size_t>(i * k);
+      const std::int16_t* __restrict y = b + static_cast<std::size_t>(j * k);
+      std::int32_t s = 0;
+      for (int kk = 0; kk < k; ++kk) s += static_cast<std::int32_t>(x[kk]) * static_cast<std::int32_t>(y[kk]);
+      const std::size_t at = static_cast<std::size_t>(i * n + j);
+      const std::int64_t sum = static_cast<std::int64_t>(static_cast<std::int32_t>(c[at])) + s;  // C is s32
+      const std::int64_t out = satfinite ? std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX) : sum;
+      d[at] = static_cast<std::uint32_t>(out);
+    }
+}
+
+// W words per row held in registers (W = 0: any number, from memory).
+template <bool And, int W>
+[[gnu::always_inline]] inline void popc_rows(const std::uint64_t* __restrict a, const std::uint64_t* __restrict b,
+                                             const std::uint64_t* __restrict c, std::uint64_t* __restrict d, int m,
+                                             int n, int words) {
+  const int w_count = W ? W : words;
+  for (int i = 0; i < m; ++i) {
+    const std::uint64_t* x = a + static_cast<std::size_t>(i * w_count);
+    for (int j = 0; j < n; ++j) {
+      const std::uint64_t* y = b + static_cast<std::size_t>(j * w_count);
+      std::uint32_t count = 0;
+      for (int w = 0; w < w_count; ++w) count += static_cast<std::uint32_t>(std::popcount(And ? x[w] & y[w] : x[w] ^ y[w]));
+      const std::size_t at = static_cast<std::size_t>(i * n + j);
+      d[at] = static_cast<std::uint32_t>(c[at]) + count;
+    }
+  }
+}
+
+template <bool And>
+[[gnu::always_inline]] inline void popc_any(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                                            std::uint64_t* d, int m, int n, int words) {
+  switch (words) {
+    case 2: return popc_rows<And, 2>(a, b, c, d, m, n, words);  // k128
+    case 4: return popc_rows<And, 4>(a, b, c, d, m, n, words);  // k256
+    default: return popc_rows<And, 0>(a, b, c, d, m, n, words);
+  }
+}
+
+PTXMMA_MULTIVERSION
+void popc_tile(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int m,
+               int n, int words, bool and_op) {
+  if (and_op) popc_any<true>(a, b, c, d, m, n, words);
+  else popc_any<false>(a, b, c, d, m, n, words);
+}
+
+// Codes of 0/1 into rows of packed bits (TileKernel::run_bits).
+void pack_bits(const std::uint64_t* codes, int rows, int k, std::vector<std::uint64_t>& out) {
+  const int words = (k + 63) / 64;
+  out.assign(static_cast<std::size_t>(rows * words), 0);
+  for (int r = 0; r < rows; ++r)
+    for (int kk = 0; kk < k; ++kk)
+      out[static_cast<std::size_t>(r * words + kk / 64)] |= (codes[static_cast<std::size_t>(r * k + kk)] & 1) << (kk % 64);
+}
+
+}  // namespace
+
+TileKernel::TileKernel(const Model& m, const TileSpec& s) : m_(m), s_(s), block_(BlockTile::make(m, s)) {
+  const auto mk = static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.k);
+  const auto nk = static_cast<std::size_t>(s.n) * static_cast<std::size_t>(s.k);
+  integer_ = m.engine == Engine::integer && !info(s.a).is_float && !info(s.b).is_float && info(s.a).bits <= 8 &&
+             info(s.b).bits <= 8 && s.k <= 64 && s.c == Type::s32;
+  if (integer_) {
+    ia_.resize(mk);
+    ib_.resize(nk);
+  }
+  ta_.resize(mk);
+  tb_.resize(nk);
+}
+
+TileKernel::~TileKernel() = default;
+TileKernel::TileKernel(TileKernel&&) noexcept = default;
+
+void TileKernel::reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
+                           int i, int j) {
+  const int K = s_.k;
+  for (int k = 0; k < K; ++k) {
+    ta_[static_cast<std::size_t>(k)] = term_of(s_.a, a[static_cast<std::size_t>(i * K + k)]);
+    tb_[static_cast<std::size_t>(k)] = term_of(s_.b, b[static_cast<std::size_t>(j * K + k)]);
+  }
+  const std::size_t at = static_cast<std::size_t>(i * s_.n + j);
+  const Term ct = make_term(s_.c, c[at]);
+  d[at] = dot(m_, DotOperands{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite,
+                              s_.bitop});
+}
+
+void TileKernel::run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                               std::uint64_t* d) {
+  const int K = s_.k;
+  for (std::size_t x = 0; x < ta_.size(); ++x) ta_[x] = term_of(s_.a, a[x]);
+  for (std::size_t x = 0; x < tb_.size(); ++x) tb_[x] = term_of(s_.b, b[x]);
+  DotOperands r{s_.a, s_.b, s_.c, s_.d, nullptr, nullptr, K, nullptr, s_.rounding, s_.satfinite, s_.bitop};
+  for (int i = 0; i < s_.m; ++i) {
+    r.a_terms = ta_.data() + static_cast<std::size_t>(i * K);
+    const bool a_finite = finite(r.a_terms, K);
+    for (int j = 0; j < s_.n; ++j) {
+      r.b_terms = tb_.data() + static_cast<std::size_t>(j * K);
+      r.finite_ab = a_finite && finite(r.b_terms, K);
+      const std::size_t at = static_cast<std::size_t>(i * s_.n + j);
+      const Term ct = make_term(s_.c, c[at]);
+      r.c_term = &ct;
+      d[at] = dot(m_, r);
+    }
+  }
+}
+
+void TileKernel::run_integer(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                             std::uint64_t* d) {
+  // integer_value() of 8 bits or fewer: the code's bits at the top of 16, shifted back (arithmetic
+  // for signed types).
+  const auto widen = [](Type t, const std::uint64_t* codes, std::vector<std::int16_t>& out) {
+    const int up = 16 - info(t).bits;
+    if (info(t).is_signed)
+      for (std::size_t x = 0; x < out.size(); ++x)
+        out[x] = static_cast<std::int16_t>(static_cast<std::int16_t>(codes[x] << up) >> up);
+    else
+      for (std::size_t x = 0; x < out.size(); ++x) out[x] = static_cast<std::int16_t>(codes[x] & ((1U << (16 - up)) - 1));
+  };
+  widen(s_.a, a, ia_);
+  widen(s_.b, b, ib_);
+  integer_tile(ia_.data(), ib_.data(), c, d, s_.m, s_.n, s_.k, s_.satfinite);
+}
+
+void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
+  if (block_) {
+    block_->run(a, b, c, d);
+    if (block_->any_special())
+      for (int i = 0; i < s_.m; ++i)
+        for (int j = 0; j < s_.n; ++j)
+          if (block_->row_special(i) || block_->col_special(j)) reference(a, b, c, d, i, j);
+    return;
+  }
+  if (integer_) return run_integer(a, b, c, d);
+  if (m_.engine == Engine::popc) {
+    pack_bits(a, s_.m, s_.k, pa_);
+    pack_bits(b, s_.n, s_.k, pb_);
+    return run_bits(pa_.data(), pb_.data(), c, d);
+  }
+  run_reference(a, b, c, d);
+}
+
+bool TileKernel::takes_words() const { return block_ && info(s_.a).bits <= 16 && info(s_.b).bits <= 16; }
+
+void TileKernel::run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {
+  block_->run_words(a, b, c, d);
+  if (block_->any_special()) {  // the reference engines take codes
+    const auto codes = [&](WordSource w, Type t, int rows, std::vector<std::uint64_t>& out) {
+      const int bits = info(t).bits;
+      out.resize(static_cast<std::size_t>(rows * s_.k));
+      for (std::size_t x = 0; x < out.size(); ++x)
+        out[x] = (w.words[w.index[x] / 32] >> (w.index[x] % 32)) & ((1U << bits) - 1);
+    };
+    codes(a, s_.a, s_.m, pa_);
+    codes(b, s_.b, s_.n, pb_);
+    for (int i = 0; i < s_.m; ++i)
+      for (int j = 0; j < s_.n; ++j)
+        if (block_->row_special(i) || block_->col_special(j)) reference(pa_.data(), pb_.data(), c, d, i, j);
+  }
+}
+
+void TileKernel::run_bits(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
+  popc_tile(a, b, c, d, s_.m, s_.n, words_per_row(), s_.bitop == BitOp::and_popc);
+}
+
+}  // namespace ptxmma

@@ -1,0 +1,71 @@
+// The batch API of the engines: every output of one matrix product D = A*B + C of an instruction
+// (M x N outputs, dot products of length K) under a rounding model, for many executions of that
+// instruction. Operands are decoded once per execution into per-row and per-column tables; the
+// block-FMA, integer and popc engines then run tight loops over them with no allocation. An
+// output whose row of A or column of B holds a NaN or Inf, and a model the fast loops do not
+// cover, goes through dot() (the reference engines), which stays the oracle of the tests.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/catalog/mma_variant.hpp"  // BitOp
+#include "sim/model/model.hpp"
+#include "sim/model/term.hpp"
+
+namespace ptxmma {
+
+struct TileSpec {
+  Type a = Type::f16, b = Type::f16, c = Type::f32, d = Type::f32;
+  int m = 0, n = 0, k = 0;
+  Rounding rounding = Rounding::rn;  // f64 .rn/.rz/.rm/.rp
+  bool satfinite = false;            // integer clamp
+  BitOp bitop = BitOp::none;
+};
+
+class BlockTile;
+
+// Elements read straight from 32-bit register words: element x (in the order of run()'s codes) is
+// the `bits`-wide field at bit index[x] % 32 of words[index[x] / 32].
+struct WordSource {
+  const std::uint32_t* words = nullptr;
+  const std::uint32_t* index = nullptr;
+};
+
+// One per instruction and thread: it owns the scratch tables.
+class TileKernel {
+ public:
+  TileKernel(const Model& m, const TileSpec& s);
+  ~TileKernel();
+  TileKernel(TileKernel&&) noexcept;
+  TileKernel& operator=(TileKernel&&) = delete;
+
+  // Element codes: a[i * K + k] (row i of A), b[j * K + k] (column j of B), c and d[i * N + j].
+  void run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+  // b1 only: row i of A and column j of B as K bits packed into words_per_row() 64-bit words
+  // (element k at bit k % 64 of word k / 64, unused bits 0).
+  void run_bits(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+  [[nodiscard]] int words_per_row() const { return (s_.k + 63) / 64; }
+  // A and B straight from register words, decoded as they are read (no array of codes between).
+  // Only where takes_words(): the block engine on types of 16 bits or fewer.
+  void run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
+  [[nodiscard]] bool takes_words() const;
+  // Whether the model counts bits (popc): run_bits() applies.
+  [[nodiscard]] bool takes_bits() const { return m_.engine == Engine::popc; }
+  [[nodiscard]] const TileSpec& spec() const { return s_; }
+
+ private:
+  void reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int i,
+                 int j);
+  void run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+  void run_integer(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+  const Model& m_;
+  TileSpec s_;
+  std::unique_ptr<BlockTile> block_;  // the block-FMA engine, where the model and types allow it
+  bool integer_ = false;              // the integer engine's 16-bit path applies
+  std::vector<std::int16_t> ia_, ib_;
+  std::vector<std::uint64_t> pa_, pb_;  // packed bits of codes given to run()
+  std::vector<Term> ta_, tb_;         // decoded operands for the reference engines
+};
+
+}  // namespace ptxmma

@@ -1,0 +1,212 @@
+// The tile kernels (block-FMA fixed-point loops, integer, popc) against dot(), output by output,
+// on random tiles shaped to reach every path: specials in A, B and C, zeros, subnormals,
+// cancellation, overflow, huge and tiny C, every block layout and rounding of the models.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "sim/model/dot.hpp"
+#include "sim/model/tile.hpp"
+
+namespace ptxmma {
+namespace {
+
+class Codes {
+ public:
+  explicit Codes(std::uint64_t seed) : rng_(seed) {}
+  std::uint64_t draw(Type t) {
+    const TypeInfo& ti = info(t);
+    if (!ti.is_float) return rng_() & ti.mask();
+    const std::uint64_t frac = rng_() & ((1ULL << ti.man_bits) - 1);
+    const std::uint64_t sign = (rng_() & 1) ? ti.sign_bit() : 0;
+    const int top = static_cast<int>(ti.exp_max_code());
+    int biased;
+    switch (rng_() % 16) {
+      case 0: return rng_() & ti.mask();  // any bits, specials included
+      case 1: return sign;                // +-0
+      case 2: biased = static_cast<int>(rng_() % 3); break;              // subnormal, tiny
+      case 3: biased = top - 1 - static_cast<int>(rng_() % 2); break;    // near overflow
+      case 4: return sign | (static_cast<std::uint64_t>(ti.bias) << ti.man_bits);  // +-1: cancellation
+      default: biased = ti.bias - 4 + static_cast<int>(rng_() % 9); break;
+    }
+    biased = std::clamp(biased, 0, top - 1);
+    std::uint64_t code = sign | (static_cast<std::uint64_t>(biased) << ti.man_bits) | frac;
+    if (ti.nan == NanCode::all_ones_low && (code & ~ti.sign_bit()) == (ti.mask() >> 1)) code &= ~1ULL;
+    return code;
+  }
+  // Mostly finite tiles: a special in one row or column in a few of them.
+  std::uint64_t draw_mostly_finite(Type t, bool specials) {
+    for (;;) {
+      const std::uint64_t c = draw(t);
+      if (specials || !info(t).is_float) return c;
+      const Fields f = decode(t, c);
+      if (f.cls != FpClass::nan && f.cls != FpClass::infinity) return c;
+    }
+  }
+  // A finite value of magnitude near 2^e (e within the format's range).
+  std::uint64_t near(Type t, int e) {
+    const TypeInfo& ti = info(t);
+    const int biased = std::clamp(e + ti.bias + static_cast<int>(rng_() % 7) - 3, 0, static_cast<int>(ti.exp_max_code()) - 1);
+    return ((rng_() & 1) ? ti.sign_bit() : 0) | (static_cast<std::uint64_t>(biased) << ti.man_bits) |
+           (rng_() & ((1ULL << ti.man_bits) - 1));
+  }
+  bool chance(int percent) { return static_cast<int>(rng_() % 100) < percent; }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// tiny_at: draw A and B near 2^tiny_at and C near the smallest normal (sums in the subnormal range of D).
+void check_tile(const Model& model, const TileSpec& s, int tiles, std::uint64_t seed, std::optional<int> tiny_at = {}) {
+  Codes in(seed);
+  TileKernel kernel(model, s);
+  const auto mk = static_cast<std::size_t>(s.m * s.k), nk = static_cast<std::size_t>(s.n * s.k);
+  const auto mn = static_cast<std::size_t>(s.m * s.n);
+  std::vector<std::uint64_t> a(mk), b(nk), c(mn), d(mn);
+  long failures = 0;
+  for (int t = 0; t < tiles; ++t) {
+    const bool specials = in.chance(20);
+    for (auto& x : a) x = in.draw_mostly_finite(s.a, specials);
+    for (auto& x : b) x = in.draw_mostly_finite(s.b, specials);
+    for (auto& x : c) x = in.draw_mostly_finite(s.c, in.chance(50));
+    if (tiny_at) {
+      for (auto& x : a) x = in.near(s.a, *tiny_at);
+      for (auto& x : b) x = in.near(s.b, *tiny_at);
+      for (auto& x : c) x = in.chance(50) ? 0 : in.near(s.c, info(s.c).emin() - 8);
+    }
+    kernel.run(a.data(), b.data(), c.data(), d.data());
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j) {
+        const std::size_t at = static_cast<std::size_t>(i * s.n + j);
+        const DotRequest r{s.a, s.b, s.c, s.d, &a[static_cast<std::size_t>(i * s.k)], &b[static_cast<std::size_t>(j * s.k)],
+                           s.k, c[at], s.rounding, s.satfinite, s.bitop};
+        const std::uint64_t want = dot(model, r);
+        if (d[at] != want && ++failures <= 5) {
+          DotTrace trace;
+          dot(model, r, &trace);
+          std::string steps;
+          for (const auto& l : trace.lines) steps += "\n  " + l;
+          ADD_FAILURE() << model.name << " tile " << t << " (" << i << ", " << j << "): kernel " << std::hex << d[at]
+                        << ", dot " << want << steps;
+        }
+      }
+  }
+  EXPECT_EQ(failures, 0) << model.name << ": of " << tiles << " tiles of " << s.m << "x" << s.n << "x" << s.k;
+}
+
+// run_words (elements straight from register words, in a scattered placement) against run().
+void check_words(const Model& model, const TileSpec& s, int tiles, std::uint64_t seed) {
+  Codes in(seed);
+  TileKernel by_codes(model, s), by_words(model, s);
+  ASSERT_TRUE(by_words.takes_words());
+  const int bits = info(s.a).bits;
+  const auto place = [&](int count, std::vector<std::uint32_t>& index) {  // a permutation of the element slots
+    index.resize(static_cast<std::size_t>(count));
+    for (int x = 0; x < count; ++x) index[static_cast<std::size_t>(x)] = static_cast<std::uint32_t>(x * bits);
+    std::shuffle(index.begin(), index.end(), std::mt19937_64(seed));
+  };
+  const auto mk = static_cast<std::size_t>(s.m * s.k), nk = static_cast<std::size_t>(s.n * s.k);
+  std::vector<std::uint32_t> ai, bi;
+  place(static_cast<int>(mk), ai);
+  place(static_cast<int>(nk), bi);
+  std::vector<std::uint64_t> a(mk), b(nk), c(static_cast<std::size_t>(s.m * s.n)), d1(c.size()), d2(c.size());
+  std::vector<std::uint32_t> aw(mk * static_cast<std::size_t>(bits) / 32 + 1), bw(nk * static_cast<std::size_t>(bits) / 32 + 1);
+  for (int t = 0; t < tiles; ++t) {
+    const bool specials = in.chance(20);
+    std::fill(aw.begin(), aw.end(), 0);
+    std::fill(bw.begin(), bw.end(), 0);
+    for (std::size_t x = 0; x < mk; ++x) {
+      a[x] = in.draw_mostly_finite(s.a, specials);
+      aw[ai[x] / 32] |= static_cast<std::uint32_t>(a[x] << (ai[x] % 32));
+    }
+    for (std::size_t x = 0; x < nk; ++x) {
+      b[x] = in.draw_mostly_finite(s.b, specials);
+      bw[bi[x] / 32] |= static_cast<std::uint32_t>(b[x] << (bi[x] % 32));
+    }
+    for (auto& x : c) x = in.draw_mostly_finite(s.c, in.chance(50));
+    by_codes.run(a.data(), b.data(), c.data(), d1.data());
+    by_words.run_words({aw.data(), ai.data()}, {bw.data(), bi.data()}, c.data(), d2.data());
+    ASSERT_EQ(d1, d2) << model.name << " tile " << t;
+  }
+}
+
+const Model& model(const char* arch, const char* family, Type a, Type d) { return models_for(arch).select(family, a, d); }
+
+TEST(TileKernel, BlockFmaSm90) {
+  check_tile(model("sm_90a", "hmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 16, 8, 16}, 3000, 1);
+  check_tile(model("sm_90a", "hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 16, 8, 16}, 3000, 2);
+  check_tile(model("sm_90a", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 16, 8, 16}, 3000, 3);
+  check_tile(model("sm_90a", "hmma", Type::tf32, Type::f32), {Type::tf32, Type::tf32, Type::f32, Type::f32, 16, 8, 8}, 3000, 4);
+  check_tile(model("sm_90a", "fp8_via_hmma", Type::e4m3, Type::f32), {Type::e4m3, Type::e5m2, Type::f32, Type::f32, 16, 8, 32}, 3000, 5);
+  check_tile(model("sm_90a", "fp8_via_hmma", Type::e5m2, Type::f16), {Type::e5m2, Type::e4m3, Type::f16, Type::f16, 16, 8, 32}, 3000, 6);
+  // wgmma: N not a multiple of the 8 lanes is padded; QGMMA narrows its sums to 13 bits.
+  check_tile(model("sm_90a", "hgmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 64, 24, 16}, 300, 7);
+  check_tile(model("sm_90a", "hgmma", Type::bf16, Type::f16), {Type::bf16, Type::bf16, Type::f16, Type::f16, 8, 13, 16}, 1000, 8);
+  check_tile(model("sm_90a", "qgmma", Type::e4m3, Type::f32), {Type::e4m3, Type::e4m3, Type::f32, Type::f32, 64, 16, 32}, 300, 9);
+  check_tile(model("sm_90a", "qgmma", Type::e5m2, Type::f16), {Type::e5m2, Type::e4m3, Type::f16, Type::f16, 64, 8, 32}, 300, 10);
+}
+
+TEST(TileKernel, FromRegisterWords) {
+  check_words(model("sm_90a", "hmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 16, 8, 16}, 1000, 80);
+  check_words(model("sm_90a", "fp8_via_hmma", Type::e4m3, Type::f16), {Type::e4m3, Type::e4m3, Type::f16, Type::f16, 16, 8, 32}, 1000, 81);
+}
+
+// Sums below the smallest normal of D: the subnormal grid, and the exponent floors.
+TEST(TileKernel, BlockFmaSubnormalSums) {
+  for (const int e : {-63, -66, -70}) {
+    check_tile(model("sm_90a", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 16, 8, 16}, 500, 11, e);
+    check_tile(model("sm_90a", "hmma", Type::tf32, Type::f32), {Type::tf32, Type::tf32, Type::f32, Type::f32, 16, 8, 8}, 500, 12, e);
+    check_tile(model("sm_89", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 16, 8, 16}, 500, 13, e);
+  }
+  check_tile(model("sm_90a", "hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 16, 8, 16}, 500, 14, -10);
+}
+
+// Chained blocks of 4 / 8 / 16 (blocks, run), F = 23, 24 and 13, floors or none, e8m13 sums.
+TEST(TileKernel, BlockFmaOtherArchitectures) {
+  for (const char* arch : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_100a", "sm_120a"}) {
+    const ModelSet& set = models_for(arch);
+    check_tile(set.select("hmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 16, 8, 16}, 500, 20);
+    check_tile(set.select("hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 16, 8, 16}, 500, 21);
+  }
+  check_tile(model("sm_89", "fp8_via_hmma", Type::e4m3, Type::f32), {Type::e4m3, Type::e5m2, Type::f32, Type::f32, 16, 8, 32}, 1000, 22);
+  check_tile(model("sm_89", "fp8_via_hmma", Type::e4m3, Type::f16), {Type::e4m3, Type::e4m3, Type::f16, Type::f16, 16, 8, 32}, 1000, 23);
+  check_tile(model("sm_86", "hmma", Type::tf32, Type::f32), {Type::tf32, Type::tf32, Type::f32, Type::f32, 16, 8, 8}, 1000, 24);
+  check_tile(model("sm_120a", "mxf4", Type::e2m1, Type::f32), {Type::e2m1, Type::e2m1, Type::f32, Type::f32, 16, 8, 64}, 300, 25);
+}
+
+// Parameters no YAML file uses yet: every rounding of narrowed and full sums, zeros that set
+// the exponent.
+TEST(TileKernel, BlockFmaEveryRounding) {
+  Model m = model("sm_89", "fp8_via_hmma", Type::e4m3, Type::f32);
+  for (Rounding r : {Rounding::rn, Rounding::rna, Rounding::rz, Rounding::rm, Rounding::rp}) {
+    for (const std::optional<int> frac : {std::optional<int>{}, std::optional<int>{9}}) {
+      m.block.f32 = {r, frac ? std::nullopt : std::optional<int>{-133}, frac};
+      m.block.f16 = {r, -20, frac ? std::optional<int>{4} : std::nullopt};
+      m.block.zeros_set_exponent = r == Rounding::rm;
+      check_tile(m, {Type::e4m3, Type::e5m2, Type::f32, Type::f32, 16, 8, 32}, 300, 40 + static_cast<int>(r));
+      check_tile(m, {Type::e5m2, Type::e4m3, Type::f16, Type::f16, 16, 8, 32}, 300, 50 + static_cast<int>(r));
+    }
+  }
+}
+
+TEST(TileKernel, IntegerAndPopc) {
+  const Model& imma = model("sm_90a", "imma", Type::s8, Type::s32);
+  check_tile(imma, {Type::s8, Type::u8, Type::s32, Type::s32, 16, 8, 32, Rounding::rn, true}, 2000, 60);
+  check_tile(imma, {Type::u8, Type::u8, Type::s32, Type::s32, 16, 8, 32}, 2000, 61);
+  check_tile(imma, {Type::s4, Type::u4, Type::s32, Type::s32, 16, 8, 64, Rounding::rn, true}, 2000, 62);
+  const Model& bmma = model("sm_90a", "bmma", Type::b1, Type::s32);
+  check_tile(bmma, {Type::b1, Type::b1, Type::s32, Type::s32, 16, 8, 256, Rounding::rn, false, BitOp::and_popc}, 1000, 63);
+  check_tile(bmma, {Type::b1, Type::b1, Type::s32, Type::s32, 8, 8, 128, Rounding::rn, false, BitOp::xor_popc}, 1000, 64);
+}
+
+// The reference engines behind the same API (f64 chains, m8n8k4 addition orders).
+TEST(TileKernel, ReferenceEngines) {
+  check_tile(model("sm_90a", "dmma", Type::f64, Type::f64), {Type::f64, Type::f64, Type::f64, Type::f64, 8, 8, 4, Rounding::rm}, 200, 70);
+  check_tile(model("sm_90a", "hmma_m8n8k4", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 8, 8, 4}, 200, 71);
+}
+
+}  // namespace
+}  // namespace ptxmma
