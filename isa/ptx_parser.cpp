@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "isa/ptx_opcodes.hpp"
+#include "sim/catalog/input_file.hpp"
 #include "sim/catalog/mma_catalog.hpp"
 
 namespace ptxmma::ptx {
@@ -81,6 +81,8 @@ constexpr std::size_t kMaxErrors = 20;
 constexpr long kMaxRegistersPerDecl = 65536;
 constexpr std::size_t kMaxRegisters = 1 << 20;
 constexpr int kMaxDepth = 256;
+// Variables' bytes are allocated (initializers, zeroed .global): bound what a file can ask for.
+constexpr std::uint64_t kMaxVariableBytes = 16ULL << 20;
 constexpr std::uint64_t kGlobalBase = 0x7f0000000000ULL;  // module .global variables
 
 struct StmtError {
@@ -483,15 +485,18 @@ class Parser {
         }
         const Token& c = next();
         const std::uint64_t k = number(c, "an array size");
-        if (k == 0 || k > (1ULL << 32)) fail(c.loc, fmt::format("array size {} is out of range", c.text));
+        if (k == 0 || k > kMaxVariableBytes) fail(c.loc, fmt::format("array size {} is out of range", c.text));
         count *= k;
-        if (count > (1ULL << 32)) fail(c.loc, "the array is too large");
+        if (variable_bytes_ + count * esize > kMaxVariableBytes)
+          fail(c.loc, fmt::format("the variables need more than {} bytes (16 MiB), the simulator's limit",
+                                  kMaxVariableBytes));
         expect_punct(']', "after the array size");
       }
       if (open && !(external && space == Space::shared))
         fail(n.loc, fmt::format("'{}[]' without a size is allowed only for .extern .shared", n.text));
       v.external = open;
       v.size = open ? 0 : count * esize;
+      variable_bytes_ += v.size;
       if (at_punct('=')) {
         const Token& eq = next();
         if (space == Space::shared) fail(eq.loc, ".shared variables cannot have initializers");
@@ -918,6 +923,7 @@ class Parser {
   bool in_kernel_ = false;
   bool kernel_done_ = false;
   std::uint64_t global_end_ = 0, const_end_ = 0;
+  std::uint64_t variable_bytes_ = 0;  // all variables so far (kMaxVariableBytes)
 };
 
 }  // namespace
@@ -927,11 +933,7 @@ Program parse_ptx(std::string_view text, const std::string& file, const ParseOpt
 }
 
 Program parse_ptx_file(const std::string& path, const ParseOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read '{}'", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_ptx(ss.str(), path, options);
+  return parse_ptx(read_input_file(path), path, options);
 }
 
 }  // namespace ptxmma::ptx

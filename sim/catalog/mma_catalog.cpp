@@ -347,7 +347,7 @@ class VariantLoader {
                   v.roundings = roundings;
                   v.row = row;
                   const auto named = [&](const std::string& s) {
-                    return substitute(substitute(s, "{alayout}", name(al)), "{blayout}", name(bl));
+                    return substitute(substitute(s, "{alayout}", name(v.alayout)), "{blayout}", name(v.blayout));
                   };
                   const Shape& sh = *shape;
                   v.la = &check_fragment(fa, row, Operand::a, named(fa.layout), at, container, sh.m, sh.k);

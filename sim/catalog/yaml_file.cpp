@@ -1,6 +1,7 @@
 #include "sim/catalog/yaml_file.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <set>
 #include <vector>
@@ -14,6 +15,9 @@ YamlFile YamlFile::load(const std::string& path) { return parse(read_input_file(
 YamlFile YamlFile::parse(const std::string& text, const std::string& path) {
   try {
     return YamlFile{path, YAML::Load(text)};
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own message is "bad file"
+    throw Error(fmt::format("{}:{}:{}: nested more than {} levels deep", path, e.mark.line + 1, e.mark.column + 1,
+                            e.depth() - 1));
   } catch (const YAML::Exception& e) {
     throw Error(fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
   }

@@ -14,7 +14,7 @@ struct YamlFile {
 
   // Reads `path` (bounded: sim/catalog/input_file.hpp) and parses it.
   static YamlFile load(const std::string& path);
-  // Parses `text`, naming it `path` in messages. Nesting deeper than yaml-cpp's guard (2000
+  // Parses `text`, naming it `path` in messages. Nesting deeper than yaml-cpp's guard (499
   // levels) is an error, not a stack overflow.
   static YamlFile parse(const std::string& text, const std::string& path);
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const;

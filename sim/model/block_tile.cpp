@@ -310,7 +310,10 @@ template <int R>
         std::memcpy(&lo, codes, sizeof lo);
         std::memcpy(&hi, codes + 4, sizeof hi);
       } else {
-        for (int l = 0; l < lanes; ++l) (l < 4 ? lo[l] : hi[l - 4]) = codes[l];
+        for (int l = 0; l < lanes; ++l) {
+          if (l < 4) lo[l] = codes[l];
+          else hi[l - 4] = codes[l];
+        }
       }
       const UInts u = __builtin_shufflevector(__builtin_convertvector(lo, UInts4), __builtin_convertvector(hi, UInts4), 0,
                                               1, 2, 3, 4, 5, 6, 7);

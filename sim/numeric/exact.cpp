@@ -139,6 +139,11 @@ std::optional<ExactValue> parse_decimal(std::string_view s) {
   for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   if (lower == "inf" || lower == "infinity") return ExactValue{FpClass::infinity, x.negative, 0};
   if (lower == "nan") return ExactValue{FpClass::nan, x.negative, 0};
+  // Bounds keep the exact arithmetic cheap: 4000 digits and a decimal exponent of +-5000 are far
+  // beyond any format (an f64 subnormal needs 767 digits, exponents -1074 .. 308).
+  constexpr std::size_t kMaxDigits = 4000;
+  constexpr long kMaxExp10 = 5000;
+  if (s.size() > kMaxDigits + 16) return std::nullopt;
   BigInt digits = 0;
   long exp10 = 0;
   bool any = false, dot = false;
@@ -167,9 +172,10 @@ std::optional<ExactValue> parse_decimal(std::string_view s) {
       if (b < end && *b == '-') return std::nullopt;  // "1e+-5": from_chars would take the '-'
     }
     auto [p, ec] = std::from_chars(b, end, e);
-    if (ec != std::errc() || p != end || e > 100000 || e < -100000) return std::nullopt;
+    if (ec != std::errc() || p != end || e > kMaxExp10 || e < -kMaxExp10) return std::nullopt;
     exp10 += e;
   }
+  if (exp10 > kMaxExp10 || exp10 < -kMaxExp10) return std::nullopt;
   BigInt p10 = 1;
   for (long k = 0; k < (exp10 < 0 ? -exp10 : exp10); ++k) p10 *= 10;
   x.value = exp10 >= 0 ? Rational(digits * p10) : Rational(digits, p10);

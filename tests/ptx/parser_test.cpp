@@ -284,6 +284,13 @@ const BadCase kBad[] = {
      "test.ptx:2:13: error: type mismatch: the destination of 'setp.lt.s32' is %r1, declared .b32; the instruction needs a .pred register"},
     {".reg .b32 %r1;\n.reg .pred %p;\nsetp.ltu.s32 %p, %r1, 2;",
      "test.ptx:3:1: error: 'setp.ltu.s32': .ltu compares floating-point values"},
+    {".global .b64 g[4194304] = {1};",
+     "test.ptx:1:16: error: the variables need more than 16777216 bytes (16 MiB), the simulator's limit\n"
+     "test.ptx:1:28: error: expected a directive, a label or an instruction, found '1'"},
+    {".target sm_75\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\nmma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r0,%r1}, {%f0,%f1,%f2,%f3};",
+     "test.ptx:4:1: error: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: needs sm_80 or later; the target is sm_75"},
+    {".target sm_80\n.reg .b64 %da, %db;\n.reg .f32 %d<4>;\nwgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0,%d1,%d2,%d3}, %da, %db, 1, 1, 1, 0, 0;",
+     "test.ptx:4:1: error: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16: wgmma needs sm_90a; the target is sm_80"},
 };
 
 TEST(PtxParser, MalformedSnippets) {

@@ -83,7 +83,9 @@ TEST_F(BrokenWgmmaGolden, ManifestErrors) {
   write("manifest.json", manifest("", 1, 64, "ptxmma-golden-regs-v1"));
   EXPECT_NE(error_of([&] { (void)read_wgmma_golden_set(dir_.string()); }).find("is not ptxmma-golden-wgmma-v1"),
             std::string::npos);
-  write("manifest.json", manifest(R"(, "a_source": "shared")"));
+  std::string shared = manifest();  // (a repeated key would be its own error: duplicate key)
+  shared.replace(shared.find(R"("a_source": "descriptor")"), 24, R"("a_source": "shared")");
+  write("manifest.json", shared);
   EXPECT_NE(error_of([&] { (void)read_wgmma_golden_set(dir_.string()); }).find("manifest.json: variants[0]"),
             std::string::npos);
   std::string m = manifest();

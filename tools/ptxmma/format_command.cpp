@@ -1,13 +1,13 @@
 // `ptxmma format TYPE VALUE [--to TYPE --round MODE --satfinite --relu]`: what an encoding means.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <iostream>
 #include <optional>
 
 #include "sim/error.hpp"
 #include "sim/numeric/exact.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/format_value.hpp"
 
 namespace ptxmma::cli {
 namespace {
@@ -65,53 +65,6 @@ void describe(const TypeInfo& ti, std::uint64_t code, std::ostream& os) {
   os << fmt::format("  exact:     {}\n", value_text(x));
 }
 
-// VALUE: 0x... are the container's bits; anything else is a decimal number rounded (rn) into TYPE.
-std::uint64_t parse_value(const TypeInfo& ti, const std::string& text, std::ostream& os) {
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    std::uint64_t bits = 0;
-    const char* b = text.data() + 2;
-    const char* e = text.data() + text.size();
-    auto [p, ec] = std::from_chars(b, e, bits, 16);
-    if (ec != std::errc() || p != e) throw Error(fmt::format("malformed hex value '{}'", text));
-    const int width = ti.type == Type::tf32 ? 32 : ti.bits;
-    if (width < 64 && (bits >> width) != 0)
-      throw Error(fmt::format("value '{}' does not fit in the {} bits of {}", text, width, ti.name));
-    if (ti.type == Type::tf32 && (bits & 0x1fff) != 0)
-      os << fmt::format("note: bits [12:0] = 0x{:x} are not part of tf32; tensor cores ignore them\n",
-                        bits & 0x1fff);
-    return code_of(ti, bits);
-  }
-  const auto x = parse_decimal(text);
-  if (!x) throw Error(fmt::format("malformed number '{}' (expected 0x<hex bits> or a decimal number)", text));
-  if (!ti.is_float) {
-    if (x->cls == FpClass::nan || x->cls == FpClass::infinity || denominator(x->value) != 1)
-      throw Error(fmt::format("'{}' is not an integer, as {} requires", text, ti.name));
-    const auto lo = ti.is_signed ? -(BigInt(1) << (ti.bits - 1)) : BigInt(0);
-    const auto hi = ti.is_signed ? (BigInt(1) << (ti.bits - 1)) - 1 : (BigInt(1) << ti.bits) - 1;
-    const BigInt v = numerator(x->value);
-    if (v < lo || v > hi)
-      throw Error(fmt::format("value {} is out of range for {} [{}, {}]", text, ti.name, lo.str(), hi.str()));
-    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & ti.mask();
-  }
-  if (x->cls == FpClass::infinity && !ti.has_inf) throw Error(fmt::format("{} has no infinity", ti.name));
-  if (x->cls == FpClass::nan && ti.nan == NanCode::none) throw Error(fmt::format("{} has no NaN", ti.name));
-  if (x->negative && !ti.is_signed && x->cls != FpClass::nan)
-    throw Error(fmt::format("{} is unsigned: '{}' is out of range", ti.name, text));
-  const std::uint64_t code = round_exact(ti.type, *x, ConvertFlags{});
-  const ExactValue got = exact_value(ti.type, code);
-  if (x->cls != FpClass::nan && x->cls != FpClass::infinity) {
-    // Out of range: rounding to nearest on an unbounded exponent range goes past MAX_NORM
-    // (past the midpoint to the next step, or onto it when MAX_NORM's code is odd).
-    const Rational max = exact_value(ti.type, ti.max_finite()).value;
-    const Rational mid = max + pow2(decode(ti.type, ti.max_finite()).exponent - ti.man_bits) / 2;
-    const Rational mag = abs(x->value);
-    if (mag > mid || (mag == mid && (ti.max_finite() & 1)))
-      throw Error(fmt::format("value {} is out of range for {} (largest finite {})", text, ti.name, to_decimal(max)));
-    if (got.value != x->value) os << fmt::format("note: {} is not representable; rounded (rn) to nearest\n", text);
-  }
-  return code;
-}
-
 }  // namespace
 
 void add_format_command(CLI::App& app) {
@@ -141,7 +94,7 @@ void add_format_command(CLI::App& app) {
     if (opts->value.empty()) throw Error("format: VALUE is required (0x<bits> or a decimal number)");
     const TypeInfo& ti = info(require_type(opts->type));
     if (ti.type == Type::b1 && !opts->to.empty()) throw Error("b1 cannot be converted");
-    const std::uint64_t code = parse_value(ti, opts->value, std::cout);
+    const std::uint64_t code = parse_format_value(ti, opts->value, std::cout);
     describe(ti, code, std::cout);
     if (opts->to.empty()) return;
     const TypeInfo& di = info(require_type(opts->to));

@@ -4,7 +4,6 @@
 #include <lzma.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "sim/error.hpp"
 
@@ -12,24 +11,15 @@ namespace ptxmma {
 
 namespace {
 
-std::vector<std::uint8_t> read_raw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open", path));
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(in.tellg());
-  in.seekg(0);
-  std::vector<std::uint8_t> bytes(size);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-  if (!in) throw Error(fmt::format("{}: read error", path));
-  return bytes;
-}
+// Memory liblzma may use for its dictionary; xz -9 needs 65 MiB, a forged header could ask GiBs.
+constexpr std::uint64_t kXzMemLimit = 128ULL << 20;
 
-std::vector<std::uint8_t> unxz(const std::string& path, const std::vector<std::uint8_t>& in) {
+std::vector<std::uint8_t> unxz(const std::string& path, const std::string& in, std::uint64_t max_bytes) {
   lzma_stream s = LZMA_STREAM_INIT;
-  if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+  if (lzma_stream_decoder(&s, kXzMemLimit, LZMA_CONCATENATED) != LZMA_OK)
     throw Error(fmt::format("{}: cannot start the xz decoder", path));
-  std::vector<std::uint8_t> out(in.size() * 4 + 4096);
-  s.next_in = in.data();
+  std::vector<std::uint8_t> out(std::min<std::uint64_t>(in.size() * 4 + 4096, max_bytes + 1));
+  s.next_in = reinterpret_cast<const std::uint8_t*>(in.data());
   s.avail_in = in.size();
   s.next_out = out.data();
   s.avail_out = out.size();
@@ -38,17 +28,25 @@ std::vector<std::uint8_t> unxz(const std::string& path, const std::vector<std::u
     if (r == LZMA_STREAM_END) break;
     if (r == LZMA_OK && s.avail_out == 0) {
       const std::size_t used = out.size();
-      out.resize(used * 2);
+      if (used > max_bytes) {
+        lzma_end(&s);
+        throw Error(fmt::format("{}: more than {} bytes when decompressed, the limit", path, max_bytes));
+      }
+      out.resize(std::min<std::uint64_t>(used * 2, max_bytes + 1));
       s.next_out = out.data() + used;
       s.avail_out = out.size() - used;
       continue;
     }
     lzma_end(&s);
     throw Error(fmt::format("{}: not a valid xz file (liblzma error {}{})", path, static_cast<int>(r),
-                            r == LZMA_BUF_ERROR ? ": truncated" : ""));
+                            r == LZMA_BUF_ERROR    ? ": truncated"
+                            : r == LZMA_MEMLIMIT_ERROR ? ": needs too much memory"
+                                                       : ""));
   }
   out.resize(static_cast<std::size_t>(s.total_out));
   lzma_end(&s);
+  if (out.size() > max_bytes)
+    throw Error(fmt::format("{}: more than {} bytes when decompressed, the limit", path, max_bytes));
   return out;
 }
 
@@ -61,11 +59,16 @@ std::string resolve_data_file(const std::string& path) {
   throw Error(fmt::format("{}: cannot open (nor {}.xz)", path, path));
 }
 
+std::vector<std::uint8_t> decode_data_file(const std::string& bytes, const std::string& name, std::uint64_t max_bytes) {
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".xz") == 0) return unxz(name, bytes, max_bytes);
+  if (bytes.size() > max_bytes)
+    throw Error(fmt::format("{}: {} bytes, more than the limit of {}", name, bytes.size(), max_bytes));
+  return {bytes.begin(), bytes.end()};
+}
+
 std::vector<std::uint8_t> read_data_file(const std::string& path) {
   const std::string actual = resolve_data_file(path);
-  std::vector<std::uint8_t> bytes = read_raw(actual);
-  if (actual.size() > 3 && actual.compare(actual.size() - 3, 3, ".xz") == 0) return unxz(actual, bytes);
-  return bytes;
+  return decode_data_file(read_input_file(actual, kMaxDataFileBytes), actual);
 }
 
 }  // namespace ptxmma

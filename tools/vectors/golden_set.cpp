@@ -5,48 +5,33 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
 #include "tools/vectors/data_file.hpp"
+#include "tools/vectors/manifest_json.hpp"
 
 namespace ptxmma {
 namespace {
 
-using nlohmann::json;
-
-template <class T>
-T field(const json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw Error(fmt::format("{}: missing '{}'", where, key));
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw Error(fmt::format("{}: '{}' has the wrong type", where, key));
-  }
-}
+using manifest::field;
+using manifest::json;
 
 int count(const json& j, const char* key, const std::string& where, int lo, int hi) {
-  const auto v = field<long long>(j, key, where);
-  if (v < lo || v > hi) throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", where, key, v, lo, hi));
-  return static_cast<int>(v);
+  return static_cast<int>(manifest::integer(j, key, where, lo, hi));
 }
 
 }  // namespace
 
 GoldenSet read_golden_set(const std::string& dir) {
+  return parse_golden_manifest(manifest::read(dir), dir);
+}
+
+GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir) {
   namespace fs = std::filesystem;
   GoldenSet s;
   s.dir = dir;
   s.manifest = (fs::path(dir) / "manifest.json").string();
-  std::ifstream in(s.manifest, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open (is {} a golden set?)", s.manifest, dir));
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw Error(fmt::format("{}: not valid JSON at byte {}: {}", s.manifest, e.byte, e.what()));
-  }
+  const json j = manifest::parse(text, s.manifest);
   const std::string& m = s.manifest;
   s.format = field<std::string>(j, "format", m);
   if (s.format != "ptxmma-golden-regs-v1")
@@ -86,13 +71,16 @@ GoldenSet read_golden_set(const std::string& dir) {
 }
 
 std::vector<GoldenCase> read_golden_cases(const GoldenVariant& v) {
-  const std::vector<std::uint8_t> bytes = read_data_file(v.file);  // the .bin, or its .xz
+  return split_golden_cases(v, read_data_file(v.file), resolve_data_file(v.file));  // the .bin, or its .xz
+}
+
+std::vector<GoldenCase> split_golden_cases(const GoldenVariant& v, std::span<const std::uint8_t> bytes,
+                                           const std::string& file) {
   const auto size = static_cast<std::uint64_t>(bytes.size());
   const std::uint64_t lane_words = static_cast<std::uint64_t>(v.words.total());
   const std::uint64_t expected = static_cast<std::uint64_t>(v.cases) * 32 * lane_words * 4;
   if (size != expected)
-    throw Error(fmt::format("{}: {} bytes, but the manifest's {} cases x 32 lanes x {} words need {}{}",
-                            resolve_data_file(v.file), size, v.cases, lane_words, expected,
+    throw Error(fmt::format("{}: {} bytes, but the manifest's {} cases x 32 lanes x {} words need {}{}", file, size, v.cases, lane_words, expected,
                             size < expected ? " (truncated?)" : ""));
   std::vector<std::uint32_t> all(static_cast<std::size_t>(expected / 4));
   for (std::size_t i = 0; i < all.size(); ++i)  // little-endian words, whatever the host

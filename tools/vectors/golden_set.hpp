@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,12 @@ struct GoldenCase {
 
 // Reads and checks the manifest; every error names the file and the variant.
 GoldenSet read_golden_set(const std::string& dir);
+// The same from the manifest's text (DIR/manifest.json in messages).
+GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir);
 // Reads a variant's .bin (opened read-only) and splits it into cases; checks its size.
 std::vector<GoldenCase> read_golden_cases(const GoldenVariant& v);
+// The same from the bytes of the .bin, named `file` in messages.
+std::vector<GoldenCase> split_golden_cases(const GoldenVariant& v, std::span<const std::uint8_t> bytes,
+                                           const std::string& file);
 
 }  // namespace ptxmma

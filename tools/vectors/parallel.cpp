@@ -10,7 +10,9 @@ namespace ptxmma {
 
 void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)>& fn) {
   std::atomic<std::size_t> next{0};
+  // The error of the lowest index, not the first in time: the message must not depend on jobs.
   std::exception_ptr error;
+  std::size_t error_index = n;
   std::mutex error_mu;
   const auto worker = [&] {
     for (std::size_t i = next++; i < n; i = next++) {
@@ -18,7 +20,10 @@ void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)
         fn(i);
       } catch (...) {
         const std::lock_guard lock(error_mu);
-        if (!error) error = std::current_exception();
+        if (i < error_index) {
+          error = std::current_exception();
+          error_index = i;
+        }
       }
     }
   };

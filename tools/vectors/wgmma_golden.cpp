@@ -4,46 +4,25 @@
 
 #include <spdlog/spdlog.h>
 
+#include <climits>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
 #include "tools/vectors/data_file.hpp"
+#include "tools/vectors/manifest_json.hpp"
 
 namespace ptxmma {
 namespace {
 
-using nlohmann::json;
-
-json read_manifest(const std::string& path, const std::string& dir) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open (is {} a golden set?)", path, dir));
-  try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw Error(fmt::format("{}: not valid JSON at byte {}: {}", path, e.byte, e.what()));
-  }
-}
-
-template <class T>
-T field(const json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw Error(fmt::format("{}: missing '{}'", where, key));
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw Error(fmt::format("{}: '{}' has the wrong type", where, key));
-  }
-}
+using manifest::field;
+using manifest::json;
 
 long long count(const json& j, const char* key, const std::string& where, long long lo, long long hi) {
-  const auto v = field<long long>(j, key, where);
-  if (v < lo || v > hi) throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", where, key, v, lo, hi));
-  return v;
+  return manifest::integer(j, key, where, lo, hi);
 }
 
 int one_of(const json& j, const char* key, const std::string& where, std::initializer_list<int> allowed) {
-  const auto v = field<long long>(j, key, where);
+  const auto v = count(j, key, where, LLONG_MIN, LLONG_MAX);
   for (int a : allowed)
     if (v == a) return a;
   std::string list;
@@ -55,7 +34,7 @@ int one_of(const json& j, const char* key, const std::string& where, std::initia
 
 std::string golden_format(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "manifest.json").string();
-  return field<std::string>(read_manifest(path, dir), "format", path);
+  return field<std::string>(manifest::parse(manifest::read(dir), path), "format", path);
 }
 
 std::string WgmmaGoldenEntry::label() const {
@@ -73,11 +52,15 @@ std::string WgmmaGoldenSet::family_of(int entry, int case_index) const {
 }
 
 WgmmaGoldenSet read_wgmma_golden_set(const std::string& dir) {
+  return parse_wgmma_golden_manifest(manifest::read(dir), dir);
+}
+
+WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::string& dir) {
   namespace fs = std::filesystem;
   WgmmaGoldenSet s;
   s.dir = dir;
   s.manifest = (fs::path(dir) / "manifest.json").string();
-  const json j = read_manifest(s.manifest, dir);
+  const json j = manifest::parse(text, s.manifest);
   const std::string& m = s.manifest;
   s.format = field<std::string>(j, "format", m);
   if (s.format != kWgmmaGoldenFormat)
@@ -131,15 +114,19 @@ WgmmaGoldenSet read_wgmma_golden_set(const std::string& dir) {
 }
 
 std::vector<WgmmaGoldenCase> read_wgmma_golden_cases(const WgmmaGoldenEntry& e) {
-  const std::vector<std::uint8_t> bytes = read_data_file(e.file);
-  const std::string file = resolve_data_file(e.file);
+  return split_wgmma_golden_cases(e, read_data_file(e.file), resolve_data_file(e.file));
+}
+
+std::vector<WgmmaGoldenCase> split_wgmma_golden_cases(const WgmmaGoldenEntry& e, std::span<const std::uint8_t> bytes,
+                                                      const std::string& file) {
   std::size_t off = 0;
   const auto word = [&](std::size_t at) {
     return static_cast<std::uint32_t>(bytes[at]) | (static_cast<std::uint32_t>(bytes[at + 1]) << 8) |
            (static_cast<std::uint32_t>(bytes[at + 2]) << 16) | (static_cast<std::uint32_t>(bytes[at + 3]) << 24);
   };
   const std::size_t per_thread = static_cast<std::size_t>(e.a_words + e.c_words + e.d_words);
-  std::vector<WgmmaGoldenCase> cases(static_cast<std::size_t>(e.cases));
+  // Grown case by case: a manifest's count must not allocate before the file shows it holds them.
+  std::vector<WgmmaGoldenCase> cases;
   for (int i = 0; i < e.cases; ++i) {
     const auto fail = [&](const std::string& what) -> void {
       throw Error(fmt::format("{}: case {} ({}): {}", file, i, e.label(), what));
@@ -148,7 +135,7 @@ std::vector<WgmmaGoldenCase> read_wgmma_golden_cases(const WgmmaGoldenEntry& e) 
       if (bytes.size() - off < n)
         fail(fmt::format("the file ends inside the {} ({} bytes left, {} needed; truncated?)", part, bytes.size() - off, n));
     };
-    WgmmaGoldenCase& c = cases[static_cast<std::size_t>(i)];
+    WgmmaGoldenCase& c = cases.emplace_back();
     need(32, "header");
     c.desc_a = word(off) | (static_cast<std::uint64_t>(word(off + 4)) << 32);
     c.desc_b = word(off + 8) | (static_cast<std::uint64_t>(word(off + 12)) << 32);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,13 @@ struct WgmmaGoldenCase {
 
 // Reads and checks the manifest; every error names the file and the entry.
 WgmmaGoldenSet read_wgmma_golden_set(const std::string& dir);
+// The same from the manifest's text (DIR/manifest.json in messages).
+WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::string& dir);
 // Reads an entry's cases; errors name the file and the case (truncation, bad header fields,
 // trailing bytes).
 std::vector<WgmmaGoldenCase> read_wgmma_golden_cases(const WgmmaGoldenEntry& e);
+// The same from the bytes of the .bin, named `file` in messages.
+std::vector<WgmmaGoldenCase> split_wgmma_golden_cases(const WgmmaGoldenEntry& e, std::span<const std::uint8_t> bytes,
+                                                      const std::string& file);
 
 }  // namespace ptxmma

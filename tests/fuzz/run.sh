@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of BUILD (configured with -DPTXMMA_FUZZ=ON, built with `--target fuzzers`)
+# for SECONDS each, or until RUNS executions, from its seeds (tests/fuzz/corpus/<target>). New
+# inputs go to BUILD/fuzz-corpus/<target>, failing ones to BUILD/fuzz-artifacts/, the whole log to
+# BUILD/fuzz-<target>.log. Exit status 1 if any target found a crash, a leak or a timeout.
+#   tests/fuzz/run.sh BUILD SECONDS [RUNS] [TARGET...]
+set -uo pipefail
+build=$1 seconds=$2 runs=${3:--1}
+shift $(($# < 3 ? $# : 3))
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(ptx_parser yaml golden_set number_format descriptor)
+seeds=$(cd "$(dirname "$0")" && pwd)/corpus
+declare -A max_len=([ptx_parser]=8192 [yaml]=8192 [golden_set]=65536 [number_format]=256 [descriptor]=16)
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p "$build/fuzz-corpus/$t" "$build/fuzz-artifacts"
+  log="$build/fuzz-$t.log"
+  "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=25 -rss_limit_mb=2048 \
+    -max_len="${max_len[$t]}" -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
+    "$build/fuzz-corpus/$t" "$seeds/$t" >"$log" 2>&1 || status=1
+  echo "== $t: $(grep -E '^Done' "$log" || echo 'FAILED')"
+  grep -E '^#[0-9]+\s+DONE|stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY' "$log"
+done
+exit $status

@@ -1,0 +1,59 @@
+// libFuzzer target for the two YAML inputs: the text as a test-vector file
+// (tools/vectors/test_vectors.hpp; files named by snippet_file / init_file resolve under a folder
+// that does not exist), and the same text as a STATE.yaml initial state
+// (tools/vectors/ptx_state.hpp) applied to a machine for a kernel with registers of every kind,
+// parameters and shared memory. Nothing runs.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "isa/ptx_parser.hpp"
+#include "sim/error.hpp"
+#include "sim/exec/interpreter.hpp"
+#include "tools/vectors/ptx_state.hpp"
+#include "tools/vectors/test_vectors.hpp"
+
+namespace {
+
+constexpr const char* kKernel = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 k_param_0, .param .f32 k_param_1, .param .align 8 .b8 k_param_2[16])
+{
+  .reg .pred %p<2>;
+  .reg .b16 %h<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .f16x2 %hh;
+  .reg .f32 %f<2>;
+  .reg .f64 %fd;
+  .reg .v2 .b32 %v;
+  .shared .align 16 .b8 smem[1024];
+  ret;
+}
+)";
+
+const ptxmma::ptx::Program& kernel() {
+  static const ptxmma::ptx::Program p = ptxmma::ptx::parse_ptx(kKernel, "state_kernel.ptx");
+  return p;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    (void)ptxmma::VectorFile::parse(text, "/nonexistent-ptxmma-fuzz/fuzz.test.yaml");
+  } catch (const ptxmma::Error&) {
+  }
+  try {
+    const ptxmma::YamlFile f = ptxmma::YamlFile::parse(text, "state.yaml");
+    const ptxmma::PtxState state = ptxmma::PtxState::from_node(f.path, f.root);
+    ptxmma::InterpreterOptions options;
+    state.configure(options);
+    ptxmma::Machine m(kernel(), options);
+    state.apply(m);
+  } catch (const ptxmma::Error&) {
+  }
+  return 0;
+}
