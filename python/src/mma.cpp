@@ -1,0 +1,211 @@
+// Warp-level mma on whole matrices: A (M x K), B (K x N), C and D (M x N) as element codes,
+// scattered to the lanes' registers through the fragment layouts, run, and D gathered back.
+#include <fmt/format.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "python/src/bindings.hpp"
+#include "sim/error.hpp"
+#include "sim/numeric/packing.hpp"
+#include "tools/vectors/test_vectors.hpp"
+#include "tools/vectors/word_format.hpp"
+
+namespace ptxmma::py {
+
+Operand operand_arg(const std::string& s) {
+  if (s == "A" || s == "a") return Operand::a;
+  if (s == "B" || s == "b") return Operand::b;
+  if (s == "C" || s == "c") return Operand::c;
+  if (s == "D" || s == "d") return Operand::d;
+  throw Error(fmt::format("unknown operand '{}' (A, B, C or D)", s));
+}
+
+const PreparedMma& prepare_mma(const std::string& instr, const std::string& arch) {
+  static std::map<std::string, std::unique_ptr<PreparedMma>> cache;  // the GIL serializes callers
+  const std::string key = instr + '\n' + arch;
+  if (auto it = cache.find(key); it != cache.end()) return *it->second;
+  MmaInstruction ins = parse_mma(instr, arch);
+  const MmaVariant& v = *ins.variant;
+  const Model& model = models_for(arch).select(v.family, v.a, v.d);
+  const MmaOptions o{ins.rounding.value_or(Rounding::rn), ins.satfinite};
+  if (cache.size() >= 256) cache.clear();
+  auto p = std::make_unique<PreparedMma>(PreparedMma{std::move(ins), &model, MmaExecutor(v, model, o)});
+  return *cache.emplace(key, std::move(p)).first->second;
+}
+
+namespace {
+
+struct Dims {
+  int rows, cols;
+};
+// The matrix of an operand: problems stacked (m8n8k4 .f16: four M x K problems give 4M rows).
+Dims dims(const MmaVariant& v, Operand o) {
+  const FragmentLayout& l = v.layout(o);
+  return {l.problems * l.rows, l.cols};
+}
+
+const MmaVariant& matrix_variant(const PreparedMma& p) {
+  const MmaVariant& v = *p.ins.variant;
+  if (v.block_scale)
+    throw Error(fmt::format("{}: block-scaled mma takes scale operands: matrices of it are not supported; run it "
+                            "with Warp.run",
+                            p.ins.text));
+  return v;
+}
+
+// Element codes (the container's bits: tf32 as a b32, FP6/FP4 as their code) to the bits the
+// registers hold, and back.
+std::uint64_t to_register(const MmaVariant& v, Type t, std::uint64_t code) {
+  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) return to_container(t, v.container, static_cast<std::uint32_t>(code));
+  return code;
+}
+std::uint64_t from_register(const MmaVariant& v, Type t, std::uint64_t bits) {
+  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) return from_container(t, v.container, static_cast<std::uint32_t>(bits));
+  return bits;
+}
+
+std::vector<std::vector<std::uint64_t>> matrix_of(const MmaVariant& v, Operand o, const In<std::uint64_t>& a) {
+  const Dims d = dims(v, o);
+  const TypeInfo& ti = info(v.type(o));
+  if (a.size() != static_cast<std::size_t>(d.rows) * static_cast<std::size_t>(d.cols))
+    throw Error(fmt::format("{}: expected a {}x{} matrix of {}, got {} elements", name(o), d.rows, d.cols, ti.name,
+                            a.size()));
+  const std::uint64_t mask = ti.mask() << ti.shift | (ti.shift ? (1ULL << ti.shift) - 1 : 0);
+  std::vector<std::vector<std::uint64_t>> m(static_cast<std::size_t>(d.rows));
+  for (int r = 0; r < d.rows; ++r) {
+    auto& row = m[static_cast<std::size_t>(r)];
+    row.resize(static_cast<std::size_t>(d.cols));
+    for (int c = 0; c < d.cols; ++c) {
+      const std::uint64_t x = a.data()[static_cast<std::size_t>(r) * static_cast<std::size_t>(d.cols) + static_cast<std::size_t>(c)];
+      if (x & ~mask) throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", name(o), r, c, x, ti.name));
+      row[static_cast<std::size_t>(c)] = to_register(v, v.type(o), x);
+    }
+  }
+  return m;
+}
+
+std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
+  if (a) return scatter_matrix(v, o, matrix_of(v, o, *a));
+  return std::vector<std::uint32_t>(static_cast<std::size_t>(32 * words_per_lane(v.layout(o), v.type(o), v.container)), 0);
+}
+
+Array<std::uint64_t> matrix_array(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
+  const Dims d = dims(v, o);
+  std::vector<std::uint64_t> flat;
+  flat.reserve(static_cast<std::size_t>(d.rows) * static_cast<std::size_t>(d.cols));
+  for (const auto& row : gather_matrix(v, o, words))
+    for (const std::uint64_t x : row) flat.push_back(from_register(v, v.type(o), x));
+  return to_numpy(std::move(flat), {static_cast<std::size_t>(d.rows), static_cast<std::size_t>(d.cols)});
+}
+
+int wpl(const MmaVariant& v, Operand o) { return words_per_lane(v.layout(o), v.type(o), v.container); }
+
+Array<std::uint64_t> mma_run(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
+                             const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c) {
+  const PreparedMma& p = prepare_mma(instr, arch);
+  const MmaVariant& v = matrix_variant(p);
+  const std::vector<std::uint32_t> wa = operand_words(v, Operand::a, a), wb = operand_words(v, Operand::b, b),
+                                   wc = operand_words(v, Operand::c, c);
+  std::vector<std::uint32_t> wd(static_cast<std::size_t>(32 * wpl(v, Operand::d)), 0);
+  p.exec.run({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, wd);
+  return matrix_array(v, Operand::d, wd);
+}
+
+nb::dict mma_explain(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
+                     const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c, int problem, int row,
+                     int col) {
+  const PreparedMma& p = prepare_mma(instr, arch);
+  const MmaVariant& v = matrix_variant(p);
+  const FragmentLayout& ld = *v.ld;
+  if (row < 0 || row >= ld.rows || col < 0 || col >= ld.cols || problem < 0 || problem >= ld.problems)
+    throw Error(fmt::format("D has {} rows and {} columns{}: row {} col {} is outside", ld.rows, ld.cols,
+                            ld.problems > 1 ? fmt::format(" in each of {} problems", ld.problems) : "", row, col));
+  const std::vector<std::uint32_t> wa = operand_words(v, Operand::a, a), wb = operand_words(v, Operand::b, b),
+                                   wc = operand_words(v, Operand::c, c);
+  DotTrace trace;
+  const std::uint64_t got =
+      p.exec.explain({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, problem, row, col, trace);
+  const FragmentSlot& s = ld.slot(problem, row, col);
+  nb::dict out;
+  out["instruction"] = v.ptx;
+  out["model"] = p.model->name;
+  out["problem"] = problem;
+  out["row"] = row;
+  out["col"] = col;
+  out["lane"] = s.lane;
+  out["reg"] = s.reg;
+  out["elem"] = s.elem;
+  out["steps"] = trace.lines;
+  out["bits"] = got;
+  out["value"] = format_value(v.d, got);
+  return out;
+}
+
+nb::dict operand_info(const MmaVariant& v, Operand o) {
+  const Dims d = dims(v, o);
+  nb::dict out;
+  out["type"] = std::string(name(v.type(o)));
+  out["rows"] = d.rows;
+  out["cols"] = d.cols;
+  out["words_per_lane"] = wpl(v, o);
+  return out;
+}
+
+nb::dict mma_info(const std::string& instr, const std::string& arch) {
+  const PreparedMma& p = prepare_mma(instr, arch);
+  const MmaVariant& v = *p.ins.variant;
+  nb::dict out;
+  out["instruction"] = v.ptx;
+  out["text"] = p.ins.text;
+  out["shape"] = nb::make_tuple(v.shape.m, v.shape.n, v.shape.k);
+  out["problems"] = v.problems();
+  out["family"] = v.family;
+  out["model"] = p.model->name;
+  out["block_scale"] = v.block_scale;
+  nb::dict ops;
+  for (const Operand o : {Operand::a, Operand::b, Operand::c, Operand::d}) ops[name(o).data()] = operand_info(v, o);
+  out["operands"] = ops;
+  return out;
+}
+
+Array<std::uint32_t> mma_scatter(const std::string& instr, const std::string& arch, const std::string& op,
+                                 const In<std::uint64_t>& m) {
+  const PreparedMma& p = prepare_mma(instr, arch);
+  const MmaVariant& v = *p.ins.variant;
+  const Operand o = operand_arg(op);
+  std::vector<std::uint32_t> words = scatter_matrix(v, o, matrix_of(v, o, m));
+  return to_numpy(std::move(words), {32, static_cast<std::size_t>(wpl(v, o))});
+}
+
+Array<std::uint64_t> mma_gather(const std::string& instr, const std::string& arch, const std::string& op,
+                                const In<std::uint32_t>& words) {
+  const PreparedMma& p = prepare_mma(instr, arch);
+  const MmaVariant& v = *p.ins.variant;
+  const Operand o = operand_arg(op);
+  if (words.size() != static_cast<std::size_t>(32 * wpl(v, o)))
+    throw Error(fmt::format("{}: expected 32 lanes x {} words, got {} words", name(o), wpl(v, o), words.size()));
+  return matrix_array(v, o, std::span<const std::uint32_t>(words.data(), words.size()));
+}
+
+}  // namespace
+
+void bind_mma(nb::module_& m) {
+  m.def("targets", [] {
+    std::vector<std::string> out;
+    for (const std::string_view t : mma_targets()) out.emplace_back(t);
+    return out;
+  });
+  m.def("mma_info", &mma_info, nb::arg("instr"), nb::arg("arch"));
+  m.def("mma_run", &mma_run, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"), nb::arg("c").none());
+  m.def("mma_explain", &mma_explain, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"),
+        nb::arg("c").none(), nb::arg("problem"), nb::arg("row"), nb::arg("col"));
+  m.def("mma_scatter", &mma_scatter, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("matrix"));
+  m.def("mma_gather", &mma_gather, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("words"));
+}
+
+}  // namespace ptxmma::py

@@ -1,0 +1,234 @@
+// Warpgroup-level wgmma: from whole matrices (A 64 x K and B K x N laid out in shared memory
+// K-major without swizzle, descriptors made to match), or from a shared-memory image with the
+// caller's descriptors (A optionally from registers). C and D are 64 x N matrices of codes.
+#include <fmt/format.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include "isa/wgmma_instruction.hpp"
+#include "python/src/bindings.hpp"
+#include "sim/error.hpp"
+#include "sim/exec/wgmma.hpp"
+#include "sim/numeric/packing.hpp"
+
+namespace ptxmma::py {
+namespace {
+
+struct PreparedWgmma {
+  const WgmmaVariant* v;
+  const Model* model;
+  WgmmaExecutor exec;
+};
+
+const PreparedWgmma& prepare(const std::string& instr, const std::string& arch, const WgmmaOperands& o) {
+  static std::map<std::tuple<std::string, std::string, int, int, int, int, int>, std::unique_ptr<PreparedWgmma>> cache;
+  const auto key = std::make_tuple(instr, arch, static_cast<int>(o.a_source), o.imm_scale_a, o.imm_scale_b,
+                                   o.imm_trans_a, o.imm_trans_b);
+  if (auto it = cache.find(key); it != cache.end()) return *it->second;
+  const WgmmaInstruction ins = parse_wgmma(instr, arch);
+  const WgmmaVariant& v = *ins.variant;
+  const Model& model = models_for(arch).select(v.family, v.a, v.d);
+  if (cache.size() >= 256) cache.clear();
+  auto p = std::make_unique<PreparedWgmma>(PreparedWgmma{&v, &model, WgmmaExecutor(v, model, o)});
+  return *cache.emplace(key, std::move(p)).first->second;
+}
+
+int d_bits(const WgmmaVariant& v) { return info(v.d).bits; }
+
+// C (64 x N codes, or none: zeros) to the accumulator words, 128 threads x d_regs.
+std::vector<std::uint32_t> accumulator_words(const WgmmaVariant& v, const std::optional<In<std::uint64_t>>& c) {
+  const FragmentLayout& l = *v.ld;
+  std::vector<std::uint32_t> words(static_cast<std::size_t>(l.lanes * l.regs), 0);
+  if (!c) return words;
+  const int n = v.shape.n, bits = d_bits(v);
+  if (c->size() != static_cast<std::size_t>(64 * n))
+    throw Error(fmt::format("C: expected a 64x{} matrix of {}, got {} elements", n, name(v.d), c->size()));
+  for (int r = 0; r < 64; ++r)
+    for (int col = 0; col < n; ++col) {
+      const std::uint64_t x = c->data()[static_cast<std::size_t>(r * n + col)];
+      if (x >> bits) throw Error(fmt::format("C[{}][{}] = {:#x} is not a {} code", r, col, x, name(v.d)));
+      const FragmentSlot& s = l.slot(0, r, col);
+      std::uint32_t& w = words[static_cast<std::size_t>(s.lane * l.regs + s.reg)];
+      w = set_element(w, bits, s.elem, static_cast<std::uint32_t>(x));
+    }
+  return words;
+}
+
+Array<std::uint64_t> d_matrix(const WgmmaVariant& v, std::span<const std::uint32_t> words) {
+  const FragmentLayout& l = *v.ld;
+  const int n = v.shape.n, bits = d_bits(v);
+  std::vector<std::uint64_t> out(static_cast<std::size_t>(64 * n));
+  for (int r = 0; r < 64; ++r)
+    for (int col = 0; col < n; ++col) {
+      const FragmentSlot& s = l.slot(0, r, col);
+      out[static_cast<std::size_t>(r * n + col)] = get_element(words[static_cast<std::size_t>(s.lane * l.regs + s.reg)], bits, s.elem);
+    }
+  return to_numpy(std::move(out), {64, static_cast<std::size_t>(n)});
+}
+
+Array<std::uint64_t> execute(const PreparedWgmma& p, const WgmmaInputs& in) {
+  std::vector<std::uint32_t> d(static_cast<std::size_t>(p.v->ld->lanes * p.v->d_regs()), 0);
+  p.exec.run(in, d);
+  return d_matrix(*p.v, d);
+}
+
+// Writes a (rows x K) operand of codes into shared memory at the bytes its addressing gives.
+void store_operand(SharedMemory& smem, const OperandAddressing& at, const In<std::uint64_t>& m, bool k_by_row,
+                   const char* what, Type t) {
+  const int rows = at.rows(), k = at.k(), bits = at.element_bits();
+  const std::uint64_t limit = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+  for (int x = 0; x < rows; ++x)
+    for (int kk = 0; kk < k; ++kk) {
+      // A is given as 64 x K (row x = m), B as K x N (column x = n).
+      const std::uint64_t code = m.data()[k_by_row ? static_cast<std::size_t>(x * k + kk) : static_cast<std::size_t>(kk * rows + x)];
+      if (code & ~limit)
+        throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", what, k_by_row ? x : kk, k_by_row ? kk : x, code,
+                                name(t)));
+      const SmemSlot s = at.slot(x, kk);
+      if (bits == 1) {
+        const std::uint64_t byte = smem.load(s.address, 1);
+        smem.store(s.address, 1, (byte & ~(1ULL << s.bit)) | (code << s.bit));
+      } else {
+        smem.store(s.address, bits / 8, code);
+      }
+    }
+}
+
+Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
+                                    const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c, bool scale_d,
+                                    int scale_a, int scale_b) {
+  WgmmaOperands o;
+  o.imm_scale_a = scale_a;
+  o.imm_scale_b = scale_b;
+  const PreparedWgmma& p = prepare(instr, arch, o);
+  const WgmmaVariant& v = *p.v;
+  const int n = v.shape.n, k = v.shape.k;
+  if (a.size() != static_cast<std::size_t>(64 * k))
+    throw Error(fmt::format("A: expected a 64x{} matrix of {}, got {} elements", k, name(v.a), a.size()));
+  if (b.size() != static_cast<std::size_t>(k * n))
+    throw Error(fmt::format("B: expected a {}x{} matrix of {}, got {} elements", k, n, name(v.b), b.size()));
+  // K-major without swizzle: 8-row x 16-byte core matrices; LBO steps along K, SBO down 8 rows.
+  const auto row_bytes = [&](Type t) { return static_cast<std::uint32_t>(k * (t == Type::tf32 ? 32 : info(t).bits) / 8); };
+  const std::uint32_t sbo_a = row_bytes(v.a) / 16 * 128, sbo_b = row_bytes(v.b) / 16 * 128;
+  const std::uint32_t b_start = 64 * row_bytes(v.a);
+  SharedMemory smem(static_cast<std::size_t>(b_start) + static_cast<std::size_t>(n) * row_bytes(v.b));
+  WgmmaInputs in;
+  in.shared = &smem;
+  in.desc_a = MatrixDescriptor::encode(0, 128, sbo_a, 0, Swizzle::none);
+  in.desc_b = MatrixDescriptor::encode(b_start, 128, sbo_b, 0, Swizzle::none);
+  store_operand(smem, p.exec.a_addressing(in.desc_a), a, true, "A", v.a);
+  store_operand(smem, p.exec.b_addressing(in.desc_b), b, false, "B", v.b);
+  const std::vector<std::uint32_t> cw = accumulator_words(v, c);
+  in.scale_d = scale_d;
+  in.c = cw;
+  return execute(p, in);
+}
+
+Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& arch, const In<std::uint8_t>& image,
+                                  std::uint64_t base, std::uint64_t desc_a, const std::optional<In<std::uint32_t>>& a_regs,
+                                  std::uint64_t desc_b, const std::optional<In<std::uint64_t>>& c, bool scale_d,
+                                  int scale_a, int scale_b, int trans_a, int trans_b) {
+  WgmmaOperands o;
+  o.a_source = a_regs ? ASource::registers : ASource::descriptor;
+  o.imm_scale_a = scale_a;
+  o.imm_scale_b = scale_b;
+  o.imm_trans_a = trans_a;
+  o.imm_trans_b = trans_b;
+  const PreparedWgmma& p = prepare(instr, arch, o);
+  const WgmmaVariant& v = *p.v;
+  if (base + image.size() > SharedMemory::kMaxBytes)
+    throw Error(fmt::format("smem: {} bytes at {:#x} go past the {} bytes an 18-bit shared address reaches",
+                            image.size(), base, SharedMemory::kMaxBytes));
+  SharedMemory smem(std::max<std::size_t>(SharedMemory::kDefaultBytes, base + image.size()));
+  smem.write(base, std::span<const std::uint8_t>(image.data(), image.size()), "the image");
+  WgmmaInputs in;
+  in.shared = &smem;
+  in.desc_a = desc_a;
+  in.desc_b = desc_b;
+  if (a_regs) {
+    if (!v.la) throw Error(fmt::format("{}: A cannot come from registers", v.ptx));
+    const std::size_t want = static_cast<std::size_t>(v.la->lanes * v.a_regs());
+    if (a_regs->size() != want)
+      throw Error(fmt::format("a_regs: expected {} threads x {} registers, got {} words", v.la->lanes, v.a_regs(),
+                              a_regs->size()));
+    in.a = std::span<const std::uint32_t>(a_regs->data(), a_regs->size());
+  }
+  const std::vector<std::uint32_t> cw = accumulator_words(v, c);
+  in.scale_d = scale_d;
+  in.c = cw;
+  return execute(p, in);
+}
+
+// The shared byte (and b1 bit) of every element of A (64 x K) or B (K x N) under a descriptor.
+std::tuple<Array<std::uint64_t>, Array<std::uint8_t>> wgmma_addresses(const std::string& instr, const std::string& arch,
+                                                                     const std::string& operand, std::uint64_t desc,
+                                                                     int trans) {
+  const Operand op = operand_arg(operand);
+  if (op != Operand::a && op != Operand::b)
+    throw Error(fmt::format("operand {}: only A and B lie in shared memory", operand));
+  WgmmaOperands o;
+  (op == Operand::a ? o.imm_trans_a : o.imm_trans_b) = trans;
+  const PreparedWgmma& p = prepare(instr, arch, o);
+  const OperandAddressing at = op == Operand::a ? p.exec.a_addressing(desc) : p.exec.b_addressing(desc);
+  const int rows = at.rows(), k = at.k();
+  const std::size_t r = static_cast<std::size_t>(op == Operand::a ? rows : k), c = static_cast<std::size_t>(op == Operand::a ? k : rows);
+  std::vector<std::uint64_t> addr(r * c);
+  std::vector<std::uint8_t> bit(r * c);
+  for (int x = 0; x < rows; ++x)
+    for (int kk = 0; kk < k; ++kk) {
+      const SmemSlot s = at.slot(x, kk);
+      const std::size_t i = op == Operand::a ? static_cast<std::size_t>(x) * c + static_cast<std::size_t>(kk)
+                                             : static_cast<std::size_t>(kk) * c + static_cast<std::size_t>(x);
+      addr[i] = s.address;
+      bit[i] = static_cast<std::uint8_t>(s.bit);
+    }
+  return {to_numpy(std::move(addr), {r, c}), to_numpy(std::move(bit), {r, c})};
+}
+
+nb::dict wgmma_info(const std::string& instr, const std::string& arch) {
+  const PreparedWgmma& p = prepare(instr, arch, WgmmaOperands{});
+  const WgmmaVariant& v = *p.v;
+  nb::dict out;
+  out["instruction"] = v.ptx;
+  out["shape"] = nb::make_tuple(v.shape.m, v.shape.n, v.shape.k);
+  out["types"] = nb::make_tuple(std::string(name(v.a)), std::string(name(v.b)), std::string(name(v.d)));
+  out["family"] = v.family;
+  out["model"] = p.model->name;
+  out["a_regs"] = v.a_regs();
+  out["d_regs"] = v.d_regs();
+  out["imm_scale"] = v.imm_scale;
+  out["trans_a"] = v.trans_a;
+  out["trans_b"] = v.trans_b;
+  return out;
+}
+
+nb::dict wgmma_layout(const std::string& instr, const std::string& arch) {
+  const WgmmaVariant& v = *prepare(instr, arch, WgmmaOperands{}).v;
+  nb::dict out;
+  if (v.la) out["A"] = layout_maps(*v.la);
+  out["C"] = layout_maps(*v.ld);
+  out["D"] = layout_maps(*v.ld);
+  return out;
+}
+
+}  // namespace
+
+void bind_wgmma(nb::module_& m) {
+  m.def("wgmma_info", &wgmma_info, nb::arg("instr"), nb::arg("arch"));
+  m.def("wgmma_layout", &wgmma_layout, nb::arg("instr"), nb::arg("arch"));
+  m.def("wgmma_matrices", &wgmma_matrices, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"),
+        nb::arg("c").none(), nb::arg("scale_d"), nb::arg("scale_a"), nb::arg("scale_b"));
+  m.def("wgmma_shared", &wgmma_shared, nb::arg("instr"), nb::arg("arch"), nb::arg("image"), nb::arg("base"),
+        nb::arg("desc_a"), nb::arg("a_regs").none(), nb::arg("desc_b"), nb::arg("c").none(), nb::arg("scale_d"),
+        nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("trans_a"), nb::arg("trans_b"));
+  m.def("wgmma_addresses", &wgmma_addresses, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("desc"),
+        nb::arg("trans"));
+}
+
+}  // namespace ptxmma::py

@@ -1,0 +1,92 @@
+# The module agrees with the CLI on the golden sets of tests/data: the same replay reports, and
+# every case reproduced bit for bit through the matrix-level API (registers -> matrices -> mma).
+import json
+
+import numpy as np
+import pytest
+
+import ptxmma
+from conftest import DATA
+
+SETS = ["mma-sm90-h200", "mma-sm90-adversarial", "mma-sm90-f64-directed", "probes-sm90", "wgmma-sm90"]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_replay_passes(name):
+    r = ptxmma.replay(DATA / name)
+    assert r.ok, [v.first_failure for v in r.variants if v.failed_cases][:1]
+    assert r.failed_cases == 0 and r.passed_cases > 0
+    assert all(v.supported for v in r.variants)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_replay_matches_cli(name, cli, tmp_path):
+    out = tmp_path / "r.json"
+    cli("replay", DATA / name, "--json", out)
+    want = json.loads(out.read_text())
+    got = ptxmma.replay(DATA / name)
+    assert (got.passed_cases, got.failed_cases) == (want["passed"], want["failed"])
+    assert [(v.instruction, v.cases, v.failed_cases, v.mismatched_values) for v in got.variants] == [
+        (v["ptx"], v["cases"], v["failed_cases"], v["mismatched_values"]) for v in want["variants"]]
+
+
+def test_matlab_tc_matches_cli(cli, tmp_path):
+    out = tmp_path / "r.json"
+    cli("replay", DATA / "matlab-tc", "--json", out)
+    want = json.loads(out.read_text())
+    got = ptxmma.replay(DATA / "matlab-tc")
+    assert got.ok and (got.passed_cases, got.failed_cases) == (want["passed"], want["failed"])
+    assert [(f.name, f.cases, f.failed_cases) for f in got.files] == [
+        (f["file"], f["cases"], f["failed"]) for f in want["files"]]
+
+
+@pytest.mark.parametrize("name", ["mma-sm90-h200", "mma-sm90-adversarial", "probes-sm90"])
+def test_mma_matrices_reproduce_every_case(name):
+    path = DATA / name
+    for i, v in enumerate(ptxmma.golden(path).variants):
+        instr = v.instruction
+        cs = ptxmma.golden_cases(path, i)
+        for n in range(cs.a.shape[0]):
+            m = {op: ptxmma.gather(instr, op, getattr(cs, op.lower())[n], raw=True) for op in "ABCD"}
+            # Alternate the two ways in: typed arrays (float16, int8, ml_dtypes...) and bit patterns.
+            if n % 2:
+                d = ptxmma.mma(instr, m["A"], m["B"], m["C"], raw=True, dtype={"A": v.types.a, "B": v.types.b})
+            else:
+                typed = {op: ptxmma.gather(instr, op, getattr(cs, op.lower())[n]) for op in "ABC"}
+                d = ptxmma.mma(instr, typed["A"], typed["B"], typed["C"], raw=True)
+            bad = np.argwhere(d != m["D"])
+            assert bad.size == 0, f"{instr} case {n}: D{bad[0].tolist()} {d[tuple(bad[0])]:#x} != {m['D'][tuple(bad[0])]:#x}"
+
+
+def _accumulator(instr, d_type, words):
+    """A 64 x N matrix from 128 threads' accumulator words, through the D layout."""
+    lay = ptxmma.layout(instr)["D"]
+    bits = 16 if d_type == "f16" else 32
+    w = words[lay.lane, lay.reg].astype(np.uint64)
+    return (w >> (bits * lay.elem).astype(np.uint64)) & np.uint64((1 << bits) - 1)
+
+
+def test_wgmma_shared_images_reproduce_cases():
+    path = DATA / "wgmma-sm90"
+    entries = ptxmma.golden(path).variants
+    # One case of every entry: each shape, type and form (SS/RS, scales, transposes).
+    for i, e in enumerate(entries):
+        cs = ptxmma.golden_cases(path, i)
+        n = i % cs.desc_a.shape[0]
+        c = _accumulator(e.instruction, e.types.d, cs.c[n])
+        regs = cs.a[n] if e.a_source == "registers" else None
+        d = ptxmma.wgmma(e.instruction, C=c, smem=cs.image[n], smem_base=int(cs.smem_base[n]),
+                         desc_a=None if regs is not None else int(cs.desc_a[n]), a_regs=regs,
+                         desc_b=int(cs.desc_b[n]), scale_d=bool(cs.scale_d[n]), scale_a=e.scale_a,
+                         scale_b=e.scale_b, trans_a=e.trans_a, trans_b=e.trans_b, raw=True)
+        want = _accumulator(e.instruction, e.types.d, cs.d[n])
+        assert np.array_equal(d, want), f"{e.label} case {n}"
+
+
+def test_explain_matches_cli(cli):
+    instr = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+    r = ptxmma.explain(DATA / "mma-sm90-h200", instr, case=1, row=0, col=2)
+    text = cli("explain", DATA / "mma-sm90-h200", instr, "--case", 1, "--row", 0, "--col", 2).stdout
+    assert r.same and r.bits == r.gpu_bits
+    assert [f"  {s}" for s in r.steps] == text.splitlines()[1:-1]
+    assert f"result {r.bits:#x} ({r.value})" in text

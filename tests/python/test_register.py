@@ -1,0 +1,106 @@
+# Register level: Warp / Warpgroup run PTX text on registers set from numpy, and layouts map
+# (lane, register, element) <-> (row, col) as the matrix-level API uses them.
+import numpy as np
+
+import ptxmma
+from conftest import ROOT
+
+F16 = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+
+
+def test_layout_maps_are_inverse():
+    for instr in [F16, "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64",
+                  "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16"]:
+        for op, lay in ptxmma.layout(instr).items():
+            lanes, regs, elems, _ = lay.coord.shape
+            p, r, c = lay.problem, lay.row, lay.col
+            rows = lay.slot.shape[1]
+            assert np.array_equal(lay.lane[p * rows + r, c], np.broadcast_to(np.arange(lanes)[:, None, None], p.shape)), op
+            assert np.array_equal(lay.reg[p * rows + r, c], np.broadcast_to(np.arange(regs)[None, :, None], p.shape)), op
+            assert np.array_equal(lay.elem[p * rows + r, c], np.broadcast_to(np.arange(elems)[None, None, :], p.shape)), op
+
+
+def test_layout_matches_cli(cli):
+    # The CLI's table lists A's element (row, col) for each lane's registers; spot-check lane 5.
+    lay = ptxmma.layout(F16)["A"]
+    text = cli("layout", F16).stdout
+    assert "A" in text
+    assert lay.name in text
+    assert (lay.row[5].tolist(), lay.col[5].tolist()) == ([[1, 1], [9, 9], [1, 1], [9, 9]],
+                                                          [[2, 3], [2, 3], [10, 11], [10, 11]])
+
+
+def test_scatter_gather_round_trip():
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 1 << 16, (16, 16), dtype=np.uint16)
+    words = ptxmma.scatter(F16, "A", a, dtype="f16")
+    assert words.shape == (32, 4) and words.dtype == np.uint32
+    assert np.array_equal(ptxmma.gather(F16, "A", words, raw=True), a)
+
+
+def test_warp_runs_mma_like_the_matrix_api():
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((16, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 8)).astype(np.float16)
+    c = rng.standard_normal((16, 8)).astype(np.float32)
+    w = ptxmma.Warp()
+    for name, m, op in (("%a", a, "A"), ("%b", b, "B"), ("%c", c, "C")):
+        words = ptxmma.scatter(F16, op, m)
+        for i in range(words.shape[1]):
+            w[f"{name}{i}"] = words[:, i]
+    res = w.run("""
+        .reg .b32 %a<4>, %b<2>;
+        .reg .f32 %c<4>, %d<4>;
+        mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%b0, %b1}, {%c0, %c1, %c2, %c3};
+    """)
+    assert res.warnings == []
+    d = w.matrix(F16, "D", ["%d0", "%d1", "%d2", "%d3"])
+    assert d.dtype == np.float32
+    assert np.array_equal(d.view(np.uint32), ptxmma.mma(F16, a, b, c).view(np.uint32))
+    assert w["%d0"].dtype == np.uint32 and w.get("%d0", "f32").dtype == np.float32
+
+
+def test_registers_keep_values_between_runs():
+    w = ptxmma.Warp()
+    w["%r1"] = np.arange(32, dtype=np.uint32)
+    w.run(".reg .b32 %r<3>;\nmov.u32 %r2, %laneid;\nadd.u32 %r1, %r1, %r2;")
+    w.run(".reg .b32 %r<3>;\nshl.b32 %r1, %r1, 1;")
+    assert np.array_equal(w["%r1"], 4 * np.arange(32))
+    w["%f"] = np.float32(1.5)
+    w.run(".reg .f32 %f;\nadd.f32 %f, %f, %f;")
+    assert np.all(w.get("%f", "f32") == 3.0)
+
+
+def test_example_snippet_runs_and_its_f64_registers_read_as_matrices():
+    w = ptxmma.Warp()
+    w.run((ROOT / "examples" / "mma_f64.ptx").read_text(), file="mma_f64.ptx")
+    assert np.array_equal(w.get("%a", "f64")[:8], [1, 2, 3, 4, 2, 3, 4, 5])
+    instr = "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"
+    a, b, c = w.matrix(instr, "A", ["%a"]), w.matrix(instr, "B", ["%b"]), w.matrix(instr, "C", ["%c0", "%c1"])
+    d = w.matrix(instr, "D", ["%dn0", "%dn1"])
+    assert d.dtype == np.float64 and d.shape == (8, 8)
+    assert np.array_equal(d.view(np.uint64), ptxmma.mma(instr, a, b, c, raw=True))
+
+
+def test_warpgroup_wgmma_matches_the_matrix_api():
+    instr = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16"
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((64, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 8)).astype(np.float16)
+    desc_a, desc_b = 0x0000001000080000, 0x0000001000080080  # examples/wgmma_pipeline.ptx
+    smem = np.zeros(48 * 1024, np.uint8)
+    for m, op, desc in ((a, "A", desc_a), (b, "B", desc_b)):
+        at = ptxmma.addresses(instr, op, desc)
+        bits = m.view(np.uint16)
+        smem[at.address] = (bits & 0xFF).astype(np.uint8)
+        smem[at.address + 1] = (bits >> 8).astype(np.uint8)
+    wg = ptxmma.Warpgroup()
+    wg.shared = smem
+    res = wg.run((ROOT / "examples" / "wgmma_pipeline.ptx").read_text())
+    assert res.warnings == []
+    lay = ptxmma.layout(instr)["D"]
+    regs = np.stack([wg[f"%d{i}"] for i in range(4)], axis=1)
+    got = regs[lay.lane, lay.reg].view(np.float32)
+    assert np.array_equal(got.view(np.uint32), ptxmma.wgmma(instr, a, b).view(np.uint32))
+    same = ptxmma.wgmma(instr, smem=smem, desc_a=desc_a, desc_b=desc_b)
+    assert np.array_equal(same.view(np.uint32), got.view(np.uint32))
