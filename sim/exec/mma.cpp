@@ -90,11 +90,18 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
            t != Type::e3m2 && t != Type::e2m3;
   };
   if (kernel_.takes_words() && plain(v.a) && plain(v.b)) {
-    for (const Source& x : a_src_) a_index_.push_back(x.word * 32 + x.shift);
-    for (const Source& x : b_src_) b_index_.push_back(x.word * 32 + x.shift);
+    a_index_ = word_index(a_src_, info(v.a).bits, s.m, s.k);
+    b_index_ = word_index(b_src_, info(v.b).bits, s.n, s.k);
+    if (a_index_.empty() || b_index_.empty()) a_index_.clear();
   }
   c_codes_.resize(c_src_.size());
   d_codes_.resize(d_dst_.size());
+  const auto whole = [&](Type t, const std::vector<Source>& src, std::vector<std::uint32_t>& word) {
+    if (element_bits(t, v.container) == 32 && info(t).shift == 0)
+      for (const Source& x : src) word.push_back(x.word);
+  };
+  whole(v.c, c_src_, c_word_);
+  whole(v.d, d_dst_, d_word_);
 }
 
 std::vector<MmaExecutor::Source> MmaExecutor::sources(const FragmentLayout& l, Type t, int rows, int cols,
@@ -110,6 +117,20 @@ std::vector<MmaExecutor::Source> MmaExecutor::sources(const FragmentLayout& l, T
         out.push_back(Source{static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(bits == 64 ? 0 : bits * s.elem)});
       }
   return out;
+}
+
+std::vector<std::uint32_t> MmaExecutor::word_index(const std::vector<Source>& src, int bits, int rows, int k) {
+  const auto per_word = static_cast<std::size_t>(32 / bits), words = static_cast<std::size_t>(k) / per_word;
+  const auto r_count = static_cast<std::size_t>(rows), per_problem = r_count * static_cast<std::size_t>(k);
+  std::vector<std::uint32_t> index(src.size() / per_word);
+  for (std::size_t x = 0; x < src.size(); x += per_word) {
+    for (std::size_t f = 0; f < per_word; ++f)
+      if (src[x + f].word != src[x].word || src[x + f].shift != f * static_cast<std::size_t>(bits)) return {};
+    const std::size_t problem = x / per_problem, row = x % per_problem / static_cast<std::size_t>(k);
+    const std::size_t q = x % static_cast<std::size_t>(k) / per_word;
+    index[problem * r_count * words + q * r_count + row] = src[x].word;  // word-major within a problem
+  }
+  return index;
 }
 
 std::vector<MmaExecutor::BitRun> MmaExecutor::bit_runs(const std::vector<Source>& src, int cols) const {
@@ -178,24 +199,38 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
     gather(a_src_, v_.a, a, a_codes_);
     gather(b_src_, v_.b, b, b_codes_);
   }
-  gather(c_src_, v_.c, c, c_codes_);
+  if (!c_word_.empty()) {
+    const std::uint32_t* word = c_word_.data();
+    std::uint64_t* code = c_codes_.data();
+    for (std::size_t i = 0; i < c_word_.size(); ++i) code[i] = c.words[word[i]];
+  } else {
+    gather(c_src_, v_.c, c, c_codes_);
+  }
   const Shape s = v_.shape;
   const auto a_step = a_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
   const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
   const auto cd_step = static_cast<std::size_t>(s.m * s.n);
+  const auto problems = static_cast<std::size_t>(v_.ld->problems);
   for (int p = 0; p < v_.ld->problems; ++p) {
     const auto up = static_cast<std::size_t>(p);
     if (packed)
       kernel_.run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
     else if (words)
-      kernel_.run_words({a.words.data(), &a_index_[up * a_step]}, {b.words.data(), &b_index_[up * b_step]},
-                        &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+      kernel_.run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
+                        {b.words.data(), &b_index_[up * b_index_.size() / problems]}, &c_codes_[up * cd_step],
+                        &d_codes_[up * cd_step]);
     else
       kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
   }
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
   const std::uint32_t mask = bits >= 32 ? ~0U : (1U << bits) - 1;
+  if (!d_word_.empty()) {
+    const std::uint32_t* word = d_word_.data();
+    const std::uint64_t* code = d_codes_.data();
+    for (std::size_t i = 0; i < d_word_.size(); ++i) d[word[i]] = static_cast<std::uint32_t>(code[i]);
+    return;
+  }
   if (bits == 32) {
     const int code_shift = di.shift;
     for (std::size_t out = 0; out < d_dst_.size(); ++out)

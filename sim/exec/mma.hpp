@@ -59,6 +59,10 @@ class MmaExecutor {
     std::uint32_t dst;    // bit index in the packed rows (word dst / 64)
   };
   std::vector<Source> sources(const FragmentLayout& l, Type t, int rows, int cols, bool transpose) const;
+  // The words of an operand (rows x k per problem) whose every word holds 32 / bits consecutive
+  // elements of one row in order from bit 0, as TileKernel::run_words takes them; none where the
+  // layout does not.
+  static std::vector<std::uint32_t> word_index(const std::vector<Source>& src, int bits, int rows, int k);
   [[nodiscard]] std::vector<BitRun> bit_runs(const std::vector<Source>& src, int cols) const;
   void gather(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<std::uint64_t>& out) const;
   static void gather_bits(const std::vector<BitRun>& runs, WarpOperand op, std::vector<std::uint32_t>& halves,
@@ -72,7 +76,8 @@ class MmaExecutor {
   // Matrix order: A by (problem, row, k), B by (problem, col, k), C and D by (problem, row, col).
   std::vector<Source> a_src_, b_src_, c_src_, d_dst_;
   std::vector<BitRun> a_runs_, b_runs_;  // packed-bit operands (a popc model)
-  std::vector<std::uint32_t> a_index_, b_index_;  // word * 32 + shift per element (TileKernel::run_words)
+  std::vector<std::uint32_t> c_word_, d_word_;    // the word of each C / D element, where the word is its code
+  std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
   mutable TileKernel kernel_;            // one problem
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
   mutable std::vector<std::uint32_t> halves_;  // packed bits as 32-bit halves (gather_bits)

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include "sim/model/dot.hpp"
 #include "sim/model/simd.hpp"
@@ -24,8 +25,35 @@ bool decodable(Type t) {
 bool special(const Fields& f) { return f.cls == FpClass::nan || f.cls == FpClass::infinity; }
 
 typedef BlockTile::Ints Ints;
-typedef std::uint32_t UInts __attribute__((vector_size(32)));
-typedef float Floats __attribute__((vector_size(32)));
+typedef BlockTile::UInts UInts;
+typedef BlockTile::Floats Floats;
+
+// Whether any lane of a comparison's result is true.
+[[gnu::always_inline]] inline bool any(const Ints& mask) {
+  typedef std::int64_t Longs4 __attribute__((vector_size(32)));
+  const auto x = reinterpret_cast<Longs4>(mask);
+  return (x[0] | x[1] | x[2] | x[3]) != 0;
+}
+
+// The magnitudes (codes without the sign) from which a signed 8- or 16-bit type's codes are NaN or Inf
+// (2^(bits - 1): none), where its specials are such a range (every type the word path takes).
+// Found once per type, by decoding every magnitude.
+std::optional<std::uint32_t> special_magnitudes(Type t) {
+  static std::array<std::once_flag, 32> once;
+  static std::array<std::optional<std::uint32_t>, 32> found;
+  const auto at = static_cast<std::size_t>(t);
+  std::call_once(once.at(at), [&] {
+    const std::uint32_t top = 1U << (info(t).bits - 1);
+    std::uint32_t from = top;
+    for (std::uint32_t mag = 0; mag < top; ++mag) {
+      const bool s = special(ptxmma::decode(t, mag));
+      if (s && from == top) from = mag;
+      if (s != (mag >= from)) return;
+    }
+    found[at] = from;
+  });
+  return found[at];
+}
 
 }  // namespace
 
@@ -93,11 +121,12 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
       if ((k / p.run) % p.blocks == b) order_.push_back(k);
     block_start_.push_back(static_cast<int>(order_.size()));
   }
-  in_order_ = std::is_sorted(order_.begin(), order_.end());
   const BlockFma::Output& out = p.output(s.d);
   exp_floor_ = out.exp_floor ? *out.exp_floor : ElementDecoder::kZeroExp;
   out_frac_ = out.frac ? *out.frac : info(s.d).man_bits;
+  keep_mask_ = ~static_cast<std::int64_t>((1ULL << (52 - out_frac_)) - 1);
   out_round_ = out.round;
+  host_add_ = s.d == Type::f32 && s.c == Type::f32 && p.final_add_round == Rounding::rn;
   f32_round_ = s.d == Type::f32 && (out.round == Rounding::rz || (out.round == Rounding::rn && out_frac_ == 23));
   const TypeInfo& di = info(s.d);
   out_ = OutFormat{di.emin(), di.man_bits, di.max_finite(), di.sign_bit(), di.inf_bits(false), di.inf_bits(true)};
@@ -114,13 +143,32 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   };
   run_c_ = run_format(s.c);
   run_d_ = run_format(s.d);
+  mp_ = (s.m + kLanes - 1) / kLanes * kLanes;
   np_ = (s.n + kLanes - 1) / kLanes * kLanes;
+  slot_.resize(order_.size());
+  for (std::size_t at = 0; at < order_.size(); ++at) slot_[static_cast<std::size_t>(order_[at])] = static_cast<std::uint32_t>(at);
   values_ = values_fit(m, s);
-  const auto mk = static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.k);
+  const auto word_format = [&](Type t) {
+    const TypeInfo& ti = info(t);
+    const auto mask = static_cast<std::uint32_t>(ti.mask());
+    return WordFormat{mask,
+                      mask >> 1,
+                      static_cast<std::int32_t>((1U << ti.man_bits) - 1),
+                      takes_words(s) ? static_cast<std::int32_t>(*special_magnitudes(t)) : 0,
+                      ti.man_bits,
+                      ti.bits - 1,
+                      ti.bias,
+                      1.0F / static_cast<float>(1U << ti.man_bits),
+                      values_,
+                      p.zeros_set_exponent};
+  };
+  wa_ = word_format(s.a);
+  wb_ = word_format(s.b);
+  const auto mk = static_cast<std::size_t>(mp_) * static_cast<std::size_t>(s.k);
   const auto nk = static_cast<std::size_t>(np_) * static_cast<std::size_t>(s.k);
-  am_.resize(mk);
-  ae_.resize(mk);
-  bm_.assign(nk, 0.0F);  // padding columns: zero terms
+  am_.assign(mk, 0.0F);  // padding rows and columns: zero terms
+  ae_.assign(mk, ElementDecoder::kZeroExp);
+  bm_.assign(nk, 0.0F);
   be_.assign(nk, ElementDecoder::kZeroExp);
   a_special_.resize(static_cast<std::size_t>(s.m));
   b_special_.resize(static_cast<std::size_t>(s.n));
@@ -136,40 +184,92 @@ bool BlockTile::values_fit(const Model& m, const TileSpec& s) {
          highest(s.a) + highest(s.b) <= 127 && lowest(s.a) + lowest(s.b) >= m.block.frac_bits - 127;
 }
 
-template <class Src>
-void BlockTile::decode_operands(Src a, Src b) {
+void BlockTile::decode_codes(const std::uint64_t* a, const std::uint64_t* b) {
   const int K = s_.k;
-  // rows x K codes (k in order_) to m and e at r * row_step + k * k_step.
-  const auto decode = [&](const ElementDecoder& dec, Src src, int rows, std::size_t row_step, std::size_t k_step,
-                          float* m, std::int32_t* e, std::vector<char>& special) {
-    const float* tm = dec.m_table();
-    const std::int32_t* te = dec.e_table();
-    const std::uint64_t mask = dec.mask();
-    const int* order = in_order_ ? nullptr : order_.data();
+  // rows x K codes (k in order_) to m and e at r + k * stride.
+  const auto decode = [&](const ElementDecoder& dec, const std::uint64_t* codes, int rows, std::size_t stride,
+                          float* m, std::int32_t* e) {
     for (int r = 0; r < rows; ++r) {
-      const std::size_t row = static_cast<std::size_t>(r * K);
-      std::size_t at = static_cast<std::size_t>(r) * row_step;
-      std::int32_t most = INT32_MIN;
-      if (tm) {  // the common case, branch-free
-        for (int k = 0; k < K; ++k, at += k_step) {
-          const std::uint64_t code = src(row + static_cast<std::size_t>(order ? order[k] : k)) & mask;
-          m[at] = tm[code];
-          e[at] = te[code];
-          most = std::max(most, te[code]);
-        }
-      } else {
-        for (int k = 0; k < K; ++k, at += k_step) {
-          dec.decode(src(row + static_cast<std::size_t>(order ? order[k] : k)), m[at], e[at]);
-          most = std::max(most, e[at]);
-        }
-      }
-      special[static_cast<std::size_t>(r)] = most == ElementDecoder::kSpecial;
-      any_special_ |= most == ElementDecoder::kSpecial;
+      const std::uint64_t* row = codes + static_cast<std::size_t>(r * K);
+      std::size_t at = static_cast<std::size_t>(r);
+      for (int k = 0; k < K; ++k, at += stride) dec.decode(row[order_[static_cast<std::size_t>(k)]], m[at], e[at]);
     }
   };
-  any_special_ = false;
-  decode(da_, a, s_.m, static_cast<std::size_t>(K), 1, am_.data(), ae_.data(), a_special_);
-  decode(db_, b, s_.n, 1, static_cast<std::size_t>(np_), bm_.data(), be_.data(), b_special_);
+  decode(da_, a, s_.m, static_cast<std::size_t>(mp_), am_.data(), ae_.data());
+  decode(db_, b, s_.n, static_cast<std::size_t>(np_), bm_.data(), be_.data());
+}
+
+// The significand (fraction and the hidden bit of a normal number) converted exactly and scaled
+// by a power of two: no subnormal float arises.
+[[gnu::always_inline]] inline void BlockTile::WordFormat::decode(const UInts& code, Floats& m, Ints& e) const {
+  const auto mag = reinterpret_cast<Ints>(code & mag_mask);  // below 2^15: signed compares apply
+  const Ints biased = mag >> man_bits;
+  const Ints sig = (mag & frac_mask) | ((biased != 0) & (frac_mask + 1));
+  e = (biased > 1 ? biased : 1) - bias;  // subnormals: emin
+  const Floats scale = values ? reinterpret_cast<Floats>((e + (127 - man_bits)) << 23) : Floats{} + fraction_unit;
+  const UInts sign = (code >> sign_at) << 31;
+  m = reinterpret_cast<Floats>(reinterpret_cast<UInts>(__builtin_convertvector(sig, Floats) * scale) | sign);
+  if (!zeros_set_exponent) e = mag == 0 ? Ints{} + ElementDecoder::kZeroExp : e;
+  const Ints special = mag >= special_from;
+  m = special ? Floats{} : m;
+  e = special ? Ints{} + ElementDecoder::kSpecial : e;
+}
+
+// Rows r0..r0+7 of an operand (rows of A, columns of B) at once: their word q (8 consecutive
+// indices) in one vector, whose PerWord fields land in 8 consecutive places of the k-major operand.
+template <int PerWord>
+[[gnu::always_inline]] inline void BlockTile::decode_words_of(const WordFormat& format, WordSource src, int rows,
+                                                              std::size_t stride, float* m, std::int32_t* e) const {
+  constexpr int bits = 32 / PerWord;
+  const int words = s_.k / PerWord;  // per row
+  const WordFormat f = format;  // locals: the stores below cannot change them
+  const std::uint32_t* slot = slot_.data();
+  for (int r0 = 0; r0 < rows; r0 += kLanes) {
+    const int lanes = std::min(kLanes, rows - r0);
+    const std::uint32_t* index = src.index + r0;
+    for (int q = 0; q < words; ++q, index += rows) {
+      UInts w{};
+      if (lanes == kLanes) {
+        for (int l = 0; l < kLanes; ++l) w[l] = src.words[index[l]];
+      } else {
+        for (int l = 0; l < lanes; ++l) w[l] = src.words[index[l]];
+      }
+      for (int x = 0; x < PerWord; ++x) {
+        Floats vm;
+        Ints ve;
+        f.decode((w >> (x * bits)) & f.mask, vm, ve);
+        const std::size_t at = slot[q * PerWord + x] * stride + static_cast<std::size_t>(r0);
+        std::memcpy(m + at, &vm, sizeof vm);
+        std::memcpy(e + at, &ve, sizeof ve);
+      }
+    }
+  }
+}
+
+PTXMMA_MULTIVERSION
+void BlockTile::decode_words(WordSource a, WordSource b) {
+  const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
+  if (info(s_.a).bits == 8) {
+    decode_words_of<4>(wa_, a, s_.m, mp, am_.data(), ae_.data());
+    decode_words_of<4>(wb_, b, s_.n, np, bm_.data(), be_.data());
+  } else {
+    decode_words_of<2>(wa_, a, s_.m, mp, am_.data(), ae_.data());
+    decode_words_of<2>(wb_, b, s_.n, np, bm_.data(), be_.data());
+  }
+}
+
+void BlockTile::find_specials() {
+  const int K = s_.k;
+  for (int i = 0; i < s_.m; ++i) {
+    std::int32_t most = INT32_MIN;
+    for (int k = 0; k < K; ++k) most = std::max(most, ae_[static_cast<std::size_t>(k * mp_ + i)]);
+    a_special_[static_cast<std::size_t>(i)] = most == ElementDecoder::kSpecial;
+  }
+  for (int j = 0; j < s_.n; ++j) {
+    std::int32_t most = INT32_MIN;
+    for (int k = 0; k < K; ++k) most = std::max(most, be_[static_cast<std::size_t>(k * np_ + j)]);
+    b_special_[static_cast<std::size_t>(j)] = most == ElementDecoder::kSpecial;
+  }
 }
 
 std::uint64_t BlockTile::special_result(Type t, std::uint64_t code) const {
@@ -214,7 +314,7 @@ std::uint64_t BlockTile::round_sum(std::int64_t total, std::int32_t cut) const {
 
 std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
   const Rounding mode = m_.block.final_add_round;
-  if (s_.d == Type::f32 && s_.c == Type::f32 && mode == Rounding::rn) {
+  if (host_add_) {
     // binary32 addition to nearest even is the host's own (SSE arithmetic, IEEE 754), NaNs apart.
     const auto x = std::bit_cast<float>(static_cast<std::uint32_t>(acc));
     const auto y = std::bit_cast<float>(static_cast<std::uint32_t>(c));
@@ -225,103 +325,87 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
   return ieee_add(m_, s_.d, acc, s_.c, c, mode);
 }
 
-// (acc + run) * 2^cut rounded into f32 for 8 columns, 4 at a time in exact double arithmetic:
-// the sum (below 2^34) and the scaling are exact in a double. Toward zero, the double's fraction
-// is cut to out_frac_ bits, so that the conversion to float is exact (Inf past the largest
-// finite value); to nearest even (all 23 bits), the conversion itself rounds. Columns below
-// 2^-126 toward zero (subnormal or narrowed grid) go through round_sum. -0 becomes +0.
+// (acc + run) * 2^cut rounded into f32 for 8 columns in exact double arithmetic: the sum (below
+// 2^34) and the scaling are exact in a double. Toward zero, the double's fraction is cut to
+// out_frac_ bits, so that the conversion to float is exact (Inf past the largest finite value);
+// to nearest even (all 23 bits), the conversion itself rounds. Toward zero, a nonzero result
+// below 2^-126 (subnormal or narrowed grid; only where 2^cut is) goes through round_sum. -0
+// becomes +0. (8-lane conversions: GCC widens them into whole registers, 4-lane ones in halves.)
 [[gnu::always_inline]] inline void BlockTile::round_f32(const Ints& acc, const Ints& run, const Ints& cut,
-                                                      std::uint64_t* code) const {
-  typedef std::int32_t Ints4 __attribute__((vector_size(16)));
-  typedef float Floats4 __attribute__((vector_size(16)));
-  typedef double Doubles4 __attribute__((vector_size(32)));
-  typedef std::int64_t Longs4 __attribute__((vector_size(32)));
-  const std::int64_t keep_mask = ~static_cast<std::int64_t>((1ULL << (52 - out_frac_)) - 1);
-  for (int h = 0; h < kLanes; h += 4) {
-    const auto half = [h](const Ints& x) {  // lanes h..h+3, in registers
-      return h == 0 ? __builtin_shufflevector(x, x, 0, 1, 2, 3) : __builtin_shufflevector(x, x, 4, 5, 6, 7);
-    };
-    const Ints4 a = half(acc), r = half(run);
-    Ints4 c = half(cut);
-    c = c < -1000 ? Ints4{} - 1000 : c;  // an all-zero or special column: the sum is 0, any finite scale will do
-    c = c > 1000 ? Ints4{} + 1000 : c;
-    const Doubles4 x = __builtin_convertvector(a, Doubles4) + __builtin_convertvector(r, Doubles4);
-    const Doubles4 v = x * reinterpret_cast<Doubles4>((__builtin_convertvector(c, Longs4) + 1023) << 52);
-    Floats4 f;
-    Longs4 tiny{};
-    if (out_round_ == Rounding::rn) {
-      f = __builtin_convertvector(v, Floats4);
-    } else {
-      f = __builtin_convertvector(reinterpret_cast<Doubles4>(reinterpret_cast<Longs4>(v) & keep_mask), Floats4);
-      tiny = (v < 0x1p-126) & (v > -0x1p-126) & (v != 0);
-    }
-    const auto bits = reinterpret_cast<Ints4>(f);
-    for (int l = 0; l < 4; ++l) {
-      const auto u = static_cast<std::uint32_t>(bits[l]);
-      code[h + l] = tiny[l] ? round_sum(static_cast<std::int64_t>(a[l]) + r[l], cut[h + l])
-                            : u == 0x80000000U ? 0 : u;
-    }
-  }
+                                                      UInts& out) const {
+  typedef double Doubles8 __attribute__((vector_size(64)));
+  typedef std::int64_t Longs8 __attribute__((vector_size(64)));
+  Ints c = cut < -1000 ? Ints{} - 1000 : cut;  // an all-zero or special column: the sum is 0, any finite scale will do
+  c = c > 1000 ? Ints{} + 1000 : c;
+  const Doubles8 x = __builtin_convertvector(acc, Doubles8) + __builtin_convertvector(run, Doubles8);
+  const Doubles8 v = x * reinterpret_cast<Doubles8>((__builtin_convertvector(c, Longs8) + 1023) << 52);
+  Floats f;
+  if (out_round_ == Rounding::rn) f = __builtin_convertvector(v, Floats);
+  else f = __builtin_convertvector(reinterpret_cast<Doubles8>(reinterpret_cast<Longs8>(v) & keep_mask_), Floats);
+  const auto u = reinterpret_cast<UInts>(f);
+  out = u == 0x80000000U ? UInts{} : u;
+  if (out_round_ == Rounding::rz && any(cut < -126))
+    for (int l = 0; l < kLanes; ++l)
+      if (v[l] != 0 && v[l] < 0x1p-126 && v[l] > -0x1p-126)
+        out[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(acc[l]) + run[l], cut[l]));
 }
 
-// R rows of A at once over 8 columns: each B vector loaded serves R rows.
+// R rows of A at once over 8 columns: each B vector loaded serves R rows. The running sums and
+// results stay in vectors of 8 codes (D is f32 or f16) from C to D.
 template <int R>
-[[gnu::always_inline]] inline void BlockTile::rows(int i0, const std::uint64_t* c, std::uint64_t* d) const {
+[[gnu::always_inline]] inline void BlockTile::rows(int i0, const std::uint64_t* c, std::uint64_t* d,
+                                                   Ints& worst) const {
   static_assert(kLanes * sizeof(std::int32_t) == sizeof(Ints));
-  const int N = s_.n, K = s_.k;
+  typedef std::uint64_t ULongs4 __attribute__((vector_size(32)));
+  typedef std::uint32_t UInts4 __attribute__((vector_size(16)));
+  typedef std::uint64_t ULongs8 __attribute__((vector_size(64)));
+  const int N = s_.n;
   const bool c_first = m_.block.c_entry == BlockFma::CEntry::first_block;
   const Ints bias = Ints{} + (frac_bits_ + 127);  // 2^(x - E + F) as float bits: its exponent + 127
   const Ints floor = Ints{} + exp_floor_;
   const Ints zero{};
-  const auto np = static_cast<std::size_t>(np_);
-  const float* am[R];
-  const std::int32_t* ae[R];
-  for (int r = 0; r < R; ++r) {
-    am[r] = am_.data() + static_cast<std::size_t>((i0 + r) * K);
-    ae[r] = ae_.data() + static_cast<std::size_t>((i0 + r) * K);
-  }
+  const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
   for (int j0 = 0; j0 < N; j0 += kLanes) {
     const int lanes = std::min(kLanes, N - j0);
-    // The running sum per row and column (C, or +0 when C is added last) as a term: rm * 2^re.
-    Floats rm[R];
-    Ints re[R];
-    std::uint64_t code[R][kLanes] = {}, decided[R][kLanes] = {};  // decided: a NaN / Inf running sum's result
-    bool any_decided = false;
-    const auto take_each = [&](int r, const ElementDecoder& dec, Type t, const std::uint64_t* codes) {
-      for (int l = 0; l < lanes; ++l) {
-        float m;
-        std::int32_t e;
-        dec.decode(codes[l], m, e);
-        rm[r][l] = m;
-        re[r][l] = e;
-        decided[r][l] = e == ElementDecoder::kSpecial ? special_result(t, codes[l]) : 0;
-        any_decided |= decided[r][l] != 0;
-      }
-    };
-    // An IEEE f32 / f16 running sum, 8 columns at once: m is +-1.fraction, less +-1 for subnormals.
-    const auto take = [&](int r, const ElementDecoder& dec, const RunFormat& f, Type t, const std::uint64_t* codes) {
-      rm[r] = Floats{};
-      re[r] = zero + ElementDecoder::kZeroExp;
-      // Two halves of 4 codes, narrowed in registers (one 64-byte value would pass through memory).
-      typedef std::uint64_t ULongs4 __attribute__((vector_size(32)));
-      typedef std::uint32_t UInts4 __attribute__((vector_size(16)));
+    // 8 codes of C from j0 on (0 past the last column); two halves narrowed in registers (one
+    // 64-byte value would pass through memory).
+    const auto load = [&](const std::uint64_t* codes, UInts& u) {
       ULongs4 lo{}, hi{};
       if (lanes == kLanes) {
         std::memcpy(&lo, codes, sizeof lo);
         std::memcpy(&hi, codes + 4, sizeof hi);
       } else {
-        for (int l = 0; l < lanes; ++l) {
+        for (int l = 0; l < lanes; ++l) {  // clang-14 cannot assign through ?: of vector elements
           if (l < 4) lo[l] = codes[l];
           else hi[l - 4] = codes[l];
         }
       }
-      const UInts u = __builtin_shufflevector(__builtin_convertvector(lo, UInts4), __builtin_convertvector(hi, UInts4), 0,
-                                              1, 2, 3, 4, 5, 6, 7);
+      u = __builtin_shufflevector(__builtin_convertvector(lo, UInts4), __builtin_convertvector(hi, UInts4), 0, 1, 2,
+                                  3, 4, 5, 6, 7);
+    };
+    // The running sum per row and column (C, or +0 when C is added last) as a term: rm * 2^re.
+    Floats rm[R];
+    Ints re[R];
+    UInts code[R], decided[R];  // decided: a NaN / Inf running sum's result (0: none)
+    bool any_decided = false;
+    const auto take_each = [&](int r, const ElementDecoder& dec, Type t, const UInts& u) {
+      for (int l = 0; l < lanes; ++l) {
+        float m;
+        std::int32_t e;
+        dec.decode(u[l], m, e);
+        rm[r][l] = m;
+        re[r][l] = e == ElementDecoder::kSpecial ? ElementDecoder::kZeroExp : e;  // E: the products' only
+        decided[r][l] = e == ElementDecoder::kSpecial ? static_cast<std::uint32_t>(special_result(t, u[l])) : 0;
+        any_decided |= decided[r][l] != 0;
+      }
+    };
+    // An IEEE f32 / f16 running sum, 8 columns at once: m is +-1.fraction, less +-1 for subnormals.
+    const auto take = [&](int r, const ElementDecoder& dec, const RunFormat& f, Type t, const UInts& u) {
+      rm[r] = Floats{};
+      re[r] = zero + ElementDecoder::kZeroExp;
+      decided[r] = UInts{};
       const UInts biased = (u >> f.man_bits) & f.exp_all;
-      const Ints special = biased == f.exp_all;
-      bool any = false;
-      for (int l = 0; l < kLanes; ++l) any |= special[l] != 0;
-      if (!f.vector || any) return take_each(r, dec, t, codes);
+      if (!f.vector || any(biased == f.exp_all)) return take_each(r, dec, t, u);
       const UInts frac = u & f.frac_mask;
       const UInts sign = (u >> f.sign_at) << 31;
       const auto one = reinterpret_cast<Floats>(sign | (frac << f.frac_shift) | 0x3f800000U);
@@ -332,29 +416,35 @@ template <int R>
       if (!m_.block.zeros_set_exponent) re[r] = (sub & (frac == 0)) ? Ints{} + ElementDecoder::kZeroExp : re[r];
     };
     for (int r = 0; r < R; ++r) {
-      if (c_first) take(r, dc_, run_c_, s_.c, c + static_cast<std::size_t>((i0 + r) * N + j0));
-      else take(r, dd_, run_d_, s_.d, code[r]);
+      code[r] = UInts{};
+      if (c_first) load(c + static_cast<std::size_t>((i0 + r) * N + j0), code[r]);
+      take(r, c_first ? dc_ : dd_, c_first ? run_c_ : run_d_, c_first ? s_.c : s_.d, code[r]);
     }
     for (std::size_t b = 0; b + 1 < block_start_.size(); ++b) {
       const int k0 = block_start_[b], k1 = block_start_[b + 1];
       const std::size_t first = static_cast<std::size_t>(k0) * np + static_cast<std::size_t>(j0);
       Ints e[R];
       for (int r = 0; r < R; ++r) e[r] = re[r];
+      const std::size_t first_a = static_cast<std::size_t>(k0) * mp + static_cast<std::size_t>(i0);
       const std::int32_t* be = be_.data() + first;
-      for (int k = k0; k < k1; ++k, be += np) {  // E: the largest exponent of the block's terms, per column
+      const std::int32_t* ae = ae_.data() + first_a;
+      for (int k = k0; k < k1; ++k, be += np, ae += mp) {  // E: the largest exponent of the block's terms, per column
         Ints y;
         std::memcpy(&y, be, sizeof y);
         for (int r = 0; r < R; ++r) {
-          const Ints x = y + ae[r][k];
+          const Ints x = y + ae[r];
           e[r] = e[r] > x ? e[r] : x;
         }
       }
       Ints top[R], acc[R];
       for (int r = 0; r < R; ++r) {
+        worst = worst > e[r] ? worst : e[r];
         top[r] = e[r] > floor ? e[r] : floor;
         acc[r] = zero;
       }
       const float* bm = bm_.data() + first;
+      const float* am = am_.data() + first_a;
+      ae = ae_.data() + first_a;
       if (values_) {  // one scale 2^(F - E) per column: the products carry their exponents
         Floats scale[R];
         for (int r = 0; r < R; ++r) {
@@ -363,24 +453,24 @@ template <int R>
           s = s < 1 ? Ints{} + 1 : s;      // a column with a NaN or Inf, recomputed by dot()
           scale[r] = reinterpret_cast<Floats>(s << 23);
         }
-        for (int k = k0; k < k1; ++k, bm += np) {
+        for (int k = k0; k < k1; ++k, bm += np, am += mp) {
           Floats v;
           std::memcpy(&v, bm, sizeof v);
-          for (int r = 0; r < R; ++r) acc[r] += __builtin_convertvector(am[r][k] * v * scale[r], Ints);  // truncates
+          for (int r = 0; r < R; ++r) acc[r] += __builtin_convertvector(am[r] * v * scale[r], Ints);  // truncates
         }
       } else {
         Ints off[R];
         for (int r = 0; r < R; ++r) off[r] = bias - top[r];
         be = be_.data() + first;
-        for (int k = k0; k < k1; ++k, be += np, bm += np) {
+        for (int k = k0; k < k1; ++k, be += np, bm += np, ae += mp, am += mp) {
           Ints y;
           Floats m;
           std::memcpy(&y, be, sizeof y);
           std::memcpy(&m, bm, sizeof m);
           for (int r = 0; r < R; ++r) {
-            Ints t = y + (ae[r][k] + off[r]);
+            Ints t = y + (ae[r] + off[r]);
             t = t > zero ? t : zero;  // 0: the term is below 1, the scale a float +0
-            acc[r] += __builtin_convertvector(am[r][k] * m * reinterpret_cast<Floats>(t << 23), Ints);  // truncates
+            acc[r] += __builtin_convertvector(am[r] * m * reinterpret_cast<Floats>(t << 23), Ints);  // truncates
           }
         }
       }
@@ -392,45 +482,61 @@ template <int R>
         if (f32_round_) {
           round_f32(acc[r], run, cut, code[r]);
         } else {
+          code[r] = UInts{};
           for (int l = 0; l < lanes; ++l)
-            code[r][l] = round_sum(static_cast<std::int64_t>(acc[r][l]) + run[l], cut[l]);
+            code[r][l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(acc[r][l]) + run[l], cut[l]));
         }
-        if (any_decided)
-          for (int l = 0; l < lanes; ++l) code[r][l] = decided[r][l] ? decided[r][l] : code[r][l];
+        if (any_decided) code[r] = decided[r] != 0 ? decided[r] : code[r];
         if (b + 2 < block_start_.size()) take(r, dd_, run_d_, s_.d, code[r]);
       }
     }
     for (int r = 0; r < R; ++r) {
       const std::size_t at = static_cast<std::size_t>((i0 + r) * N + j0);
-      if (!c_first)
-        for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = final_add(code[r][l], c[at + static_cast<std::size_t>(l)]);
-      else if (lanes == kLanes)
-        std::memcpy(d + at, code[r], sizeof code[r]);
-      else
-        std::copy(code[r], code[r] + lanes, d + at);
+      UInts out = code[r];
+      if (!c_first && host_add_) {  // final_add's binary32 addition, 8 columns at once
+        UInts y;
+        load(c + at, y);
+        const Floats sum = reinterpret_cast<Floats>(out) + reinterpret_cast<Floats>(y);
+        out = sum != sum ? UInts{} + static_cast<std::uint32_t>(m_.nan_f32) : reinterpret_cast<UInts>(sum);
+      } else if (!c_first) {
+        for (int l = 0; l < lanes; ++l) out[l] = static_cast<std::uint32_t>(final_add(out[l], c[at + static_cast<std::size_t>(l)]));
+      }
+      if (lanes == kLanes) {
+        const auto wide = __builtin_convertvector(out, ULongs8);
+        std::memcpy(d + at, &wide, sizeof wide);
+      } else {
+        for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = out[l];
+      }
     }
   }
 }
 
 PTXMMA_MULTIVERSION
-void BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const {
+bool BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const {
+  Ints worst = Ints{} + INT32_MIN;
   int i = 0;
-  for (; i + kRows <= s_.m; i += kRows) rows<kRows>(i, c, d);
-  for (; i < s_.m; ++i) rows<1>(i, c, d);
+  for (; i + kRows <= s_.m; i += kRows) rows<kRows>(i, c, d, worst);
+  for (; i < s_.m; ++i) rows<1>(i, c, d, worst);
+  return any(worst >= ElementDecoder::kSpecial + ElementDecoder::kZeroExp);
 }
 
 void BlockTile::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
-  const auto codes = [](const std::uint64_t* p) { return [p](std::size_t x) { return p[x]; }; };
-  decode_operands(codes(a), codes(b));
-  run_rows(c, d);
+  decode_codes(a, b);
+  any_special_ = run_rows(c, d);
+  if (any_special_) find_specials();
+}
+
+bool BlockTile::takes_words(const TileSpec& s) {
+  const int bits = info(s.a).bits;
+  const auto decodable_words = [](Type t) { return info(t).is_signed && special_magnitudes(t).has_value(); };
+  return info(s.b).bits == bits && (bits == 8 || bits == 16) && s.k % (32 / bits) == 0 && decodable_words(s.a) &&
+         decodable_words(s.b);
 }
 
 void BlockTile::run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {
-  const auto field = [](WordSource w) {
-    return [w](std::size_t x) -> std::uint64_t { return w.words[w.index[x] / 32] >> (w.index[x] % 32); };
-  };
-  decode_operands(field(a), field(b));  // the decoders mask the field to the element's bits
-  run_rows(c, d);
+  decode_words(a, b);
+  any_special_ = run_rows(c, d);
+  if (any_special_) find_specials();
 }
 
 }  // namespace ptxmma

@@ -27,7 +27,9 @@ namespace ptxmma {
 class ElementDecoder {
  public:
   static constexpr std::int32_t kZeroExp = -(1 << 22);  // a zero that sets no exponent
-  static constexpr std::int32_t kSpecial = 1 << 22;     // NaN or Inf (m = 0)
+  // NaN or Inf (m = 0): a product with such a factor has an exponent sum of at least
+  // kSpecial + kZeroExp, above any other.
+  static constexpr std::int32_t kSpecial = 1 << 24;
   // values: m is the element's value m 2^e instead (where that is a normal float or 0).
   ElementDecoder(Type t, bool zeros_set_exponent, bool values = false);
   void decode(std::uint64_t code, float& m, std::int32_t& e) const {
@@ -39,10 +41,6 @@ class ElementDecoder {
     }
     by_fields(code, m, e);
   }
-  // The tables per code, or null (types wider than 16 bits).
-  [[nodiscard]] const float* m_table() const { return codes_m_; }
-  [[nodiscard]] const std::int32_t* e_table() const { return codes_e_; }
-  [[nodiscard]] std::uint64_t mask() const { return mask_; }
 
  private:
   void by_fields(std::uint64_t code, float& m, std::int32_t& e) const {
@@ -72,6 +70,8 @@ class BlockTile {
  public:
   // kLanes columns in one value (GCC/Clang vector extensions: one AVX2 register, or two SSE2 ones).
   typedef std::int32_t Ints __attribute__((vector_size(32)));
+  typedef std::uint32_t UInts __attribute__((vector_size(32)));
+  typedef float Floats __attribute__((vector_size(32)));
 
   // Null where the fixed-point loops would not be exact (then dot() runs every output).
   static std::unique_ptr<BlockTile> make(const Model& m, const TileSpec& s);
@@ -80,26 +80,34 @@ class BlockTile {
   // Every output; those whose row of A or column of B holds a NaN or Inf are left for dot():
   // row_special(i) / col_special(j) say which.
   void run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
-  // The same from register words (types of 16 bits or fewer).
+  // The same from register words, whole words at a time (TileKernel::run_words).
   void run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
+  [[nodiscard]] static bool takes_words(const TileSpec& s);
   [[nodiscard]] bool row_special(int i) const { return a_special_[static_cast<std::size_t>(i)] != 0; }
   [[nodiscard]] bool col_special(int j) const { return b_special_[static_cast<std::size_t>(j)] != 0; }
   [[nodiscard]] bool any_special() const { return any_special_; }
 
  private:
   static constexpr int kLanes = 8;  // columns per pass of the inner loops
-  // Src gives the code of element x of the operand (x = row * K + k).
-  template <class Src>
-  void decode_operands(Src a, Src b);
+  void decode_codes(const std::uint64_t* a, const std::uint64_t* b);
+  void decode_words(WordSource a, WordSource b);
+  struct WordFormat;
+  template <int PerWord>
+  void decode_words_of(const WordFormat& f, WordSource src, int rows, std::size_t stride, float* m,
+                       std::int32_t* e) const;
+  // row_special / col_special from the decoded exponents (where run_rows found a special term).
+  void find_specials();
   static bool values_fit(const Model& m, const TileSpec& s);
   static constexpr int kRows = 4;   // rows of A per pass
+  // worst: the largest block exponent E seen, which tells whether a term had a NaN or Inf factor.
   template <int R>
-  void rows(int i0, const std::uint64_t* c, std::uint64_t* d) const;
-  void run_rows(const std::uint64_t* c, std::uint64_t* d) const;
+  void rows(int i0, const std::uint64_t* c, std::uint64_t* d, Ints& worst) const;
+  // Whether any term had a NaN or Inf factor.
+  bool run_rows(const std::uint64_t* c, std::uint64_t* d) const;
   // Rounds total * 2^cut into D as a block sum does; NaN/Inf running sums are decided before.
   [[nodiscard]] std::uint64_t round_sum(std::int64_t total, std::int32_t cut) const;
   // The same for f32 D rounded toward zero or (all 23 bits) to nearest, 8 columns at once.
-  void round_f32(const Ints& acc, const Ints& run, const Ints& cut, std::uint64_t* code) const;
+  void round_f32(const Ints& acc, const Ints& run, const Ints& cut, UInts& code) const;
   [[nodiscard]] std::uint64_t special_result(Type t, std::uint64_t code) const;
   [[nodiscard]] std::uint64_t final_add(std::uint64_t acc, std::uint64_t c) const;
 
@@ -108,12 +116,26 @@ class BlockTile {
   ElementDecoder da_, db_, dc_, dd_;
   // The k in block order (a block's products contiguous), and where each block starts in it.
   std::vector<int> order_, block_start_;
-  bool in_order_;  // order_ is 0, 1, ..., K-1
+  std::vector<std::uint32_t> slot_;  // the place of each k in order_
+  // An 8- or 16-bit element type decoded by arithmetic, 8 elements at once (decode_words): the
+  // same m and e as ElementDecoder's tables, without a table.
+  struct WordFormat {
+    std::uint32_t mask, mag_mask;  // the element's bits; less the sign (the magnitude)
+    std::int32_t frac_mask;
+    std::int32_t special_from;  // magnitudes from this one up are NaN or Inf
+    int man_bits, sign_at;
+    std::int32_t bias;
+    float fraction_unit;  // 2^-man_bits
+    bool values, zeros_set_exponent;
+    void decode(const UInts& code, Floats& m, Ints& e) const;
+  } wa_, wb_;
   std::int32_t frac_bits_;
   std::int32_t exp_floor_;
   int out_frac_;                          // fraction bits the block sum keeps (<= D's)
+  std::int64_t keep_mask_;                // a double's bits that keep out_frac_ fraction bits
   Rounding out_round_;
   bool f32_round_;                        // round_f32 applies
+  bool host_add_;                         // final_add is the host's binary32 addition (f32 C and D, rn)
   struct OutFormat {  // D's parameters, looked up once
     int emin, man_bits;
     std::uint64_t max_finite, sign_bit, pos_inf, neg_inf;
@@ -124,9 +146,9 @@ class BlockTile {
     std::uint32_t exp_all, frac_mask;
     int bias, emin;
   } run_c_, run_d_;
-  int np_;  // N rounded up to kLanes
+  int mp_, np_;  // M and N rounded up to kLanes
   bool values_;  // am_ and bm_ hold the elements' values, not their m (values_fit)
-  // Decoded operands: A row-major (i * K + k), B k-major (k * np_ + j) for the loops over j;
+  // Decoded operands, k-major: A at k * mp_ + i, B at k * np_ + j (8 rows or columns per vector);
   // k in block order.
   std::vector<float> am_, bm_;
   std::vector<std::int32_t> ae_, be_;

@@ -171,16 +171,18 @@ void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::
   run_reference(a, b, c, d);
 }
 
-bool TileKernel::takes_words() const { return block_ && info(s_.a).bits <= 16 && info(s_.b).bits <= 16; }
+bool TileKernel::takes_words() const { return block_ && BlockTile::takes_words(s_); }
 
 void TileKernel::run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {
   block_->run_words(a, b, c, d);
   if (block_->any_special()) {  // the reference engines take codes
     const auto codes = [&](WordSource w, Type t, int rows, std::vector<std::uint64_t>& out) {
-      const int bits = info(t).bits;
+      const int bits = info(t).bits, per_word = 32 / bits;
       out.resize(static_cast<std::size_t>(rows * s_.k));
-      for (std::size_t x = 0; x < out.size(); ++x)
-        out[x] = (w.words[w.index[x] / 32] >> (w.index[x] % 32)) & ((1U << bits) - 1);
+      for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < s_.k; ++k)
+          out[static_cast<std::size_t>(r * s_.k + k)] =
+              (w.words[w.index[(k / per_word) * rows + r]] >> (k % per_word * bits)) & ((1U << bits) - 1);
     };
     codes(a, s_.a, s_.m, pa_);
     codes(b, s_.b, s_.n, pb_);

@@ -25,8 +25,9 @@ struct TileSpec {
 
 class BlockTile;
 
-// Elements read straight from 32-bit register words: element x (in the order of run()'s codes) is
-// the `bits`-wide field at bit index[x] % 32 of words[index[x] / 32].
+// Elements read straight from 32-bit register words, a whole word at a time: word q of row r of A
+// (column r of B) is words[index[q * rows + r]] (rows: M for A, N for B), holding elements
+// k = q * per_word + f at bit f * bits (per_word = 32 / bits).
 struct WordSource {
   const std::uint32_t* words = nullptr;
   const std::uint32_t* index = nullptr;
@@ -47,7 +48,7 @@ class TileKernel {
   void run_bits(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
   [[nodiscard]] int words_per_row() const { return (s_.k + 63) / 64; }
   // A and B straight from register words, decoded as they are read (no array of codes between).
-  // Only where takes_words(): the block engine on types of 16 bits or fewer.
+  // Only where takes_words(): the block engine on 8- or 16-bit types, K a whole number of words.
   void run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
   [[nodiscard]] bool takes_words() const;
   // Whether the model counts bits (popc): run_bits() applies.

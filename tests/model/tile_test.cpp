@@ -97,35 +97,37 @@ void check_tile(const Model& model, const TileSpec& s, int tiles, std::uint64_t 
   EXPECT_EQ(failures, 0) << model.name << ": of " << tiles << " tiles of " << s.m << "x" << s.n << "x" << s.k;
 }
 
-// run_words (elements straight from register words, in a scattered placement) against run().
+// run_words (elements straight from register words, the words in a scattered placement) against run().
 void check_words(const Model& model, const TileSpec& s, int tiles, std::uint64_t seed) {
   Codes in(seed);
   TileKernel by_codes(model, s), by_words(model, s);
   ASSERT_TRUE(by_words.takes_words());
   const int bits = info(s.a).bits;
-  const auto place = [&](int count, std::vector<std::uint32_t>& index) {  // a permutation of the element slots
-    index.resize(static_cast<std::size_t>(count));
-    for (int x = 0; x < count; ++x) index[static_cast<std::size_t>(x)] = static_cast<std::uint32_t>(x * bits);
+  const auto per_word = static_cast<std::size_t>(32 / bits);
+  const auto place = [&](std::size_t words, std::vector<std::uint32_t>& index) {  // a permutation of the words
+    index.resize(words);
+    for (std::size_t w = 0; w < words; ++w) index[w] = static_cast<std::uint32_t>(w);
     std::shuffle(index.begin(), index.end(), std::mt19937_64(seed));
   };
   const auto mk = static_cast<std::size_t>(s.m * s.k), nk = static_cast<std::size_t>(s.n * s.k);
   std::vector<std::uint32_t> ai, bi;
-  place(static_cast<int>(mk), ai);
-  place(static_cast<int>(nk), bi);
+  place(mk / per_word, ai);
+  place(nk / per_word, bi);
   std::vector<std::uint64_t> a(mk), b(nk), c(static_cast<std::size_t>(s.m * s.n)), d1(c.size()), d2(c.size());
-  std::vector<std::uint32_t> aw(mk * static_cast<std::size_t>(bits) / 32 + 1), bw(nk * static_cast<std::size_t>(bits) / 32 + 1);
+  std::vector<std::uint32_t> aw(ai.size()), bw(bi.size());
   for (int t = 0; t < tiles; ++t) {
     const bool specials = in.chance(20);
     std::fill(aw.begin(), aw.end(), 0);
     std::fill(bw.begin(), bw.end(), 0);
-    for (std::size_t x = 0; x < mk; ++x) {
-      a[x] = in.draw_mostly_finite(s.a, specials);
-      aw[ai[x] / 32] |= static_cast<std::uint32_t>(a[x] << (ai[x] % 32));
-    }
-    for (std::size_t x = 0; x < nk; ++x) {
-      b[x] = in.draw_mostly_finite(s.b, specials);
-      bw[bi[x] / 32] |= static_cast<std::uint32_t>(b[x] << (bi[x] % 32));
-    }
+    // Element k of row r: word q = k / per_word of the row, at index[q * rows + r].
+    const auto put = [&](std::vector<std::uint32_t>& words, const std::vector<std::uint32_t>& index, int rows,
+                         std::size_t x, std::uint64_t code) {
+      const auto r = x / static_cast<std::size_t>(s.k), k = x % static_cast<std::size_t>(s.k);
+      words[index[k / per_word * static_cast<std::size_t>(rows) + r]] |=
+          static_cast<std::uint32_t>(code << (k % per_word * static_cast<std::size_t>(bits)));
+    };
+    for (std::size_t x = 0; x < mk; ++x) put(aw, ai, s.m, x, a[x] = in.draw_mostly_finite(s.a, specials));
+    for (std::size_t x = 0; x < nk; ++x) put(bw, bi, s.n, x, b[x] = in.draw_mostly_finite(s.b, specials));
     for (auto& x : c) x = in.draw_mostly_finite(s.c, in.chance(50));
     by_codes.run(a.data(), b.data(), c.data(), d1.data());
     by_words.run_words({aw.data(), ai.data()}, {bw.data(), bi.data()}, c.data(), d2.data());
@@ -152,6 +154,14 @@ TEST(TileKernel, BlockFmaSm90) {
 TEST(TileKernel, FromRegisterWords) {
   check_words(model("sm_90a", "hmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 16, 8, 16}, 1000, 80);
   check_words(model("sm_90a", "fp8_via_hmma", Type::e4m3, Type::f16), {Type::e4m3, Type::e4m3, Type::f16, Type::f16, 16, 8, 32}, 1000, 81);
+  check_words(model("sm_90a", "fp8_via_hmma", Type::e5m2, Type::f32), {Type::e5m2, Type::e4m3, Type::f32, Type::f32, 16, 8, 32}, 1000, 82);
+  check_words(model("sm_90a", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 16, 8, 16}, 1000, 83);
+  check_words(model("sm_90a", "hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 16, 8, 8}, 1000, 84);
+  // Rows and columns that do not fill 8 lanes; zeros that set the exponent.
+  check_words(model("sm_90a", "hgmma", Type::bf16, Type::f16), {Type::bf16, Type::bf16, Type::f16, Type::f16, 12, 13, 16}, 1000, 85);
+  Model zeros = model("sm_89", "fp8_via_hmma", Type::e4m3, Type::f32);
+  zeros.block.zeros_set_exponent = true;
+  check_words(zeros, {Type::e4m3, Type::e5m2, Type::f32, Type::f32, 16, 8, 32}, 1000, 86);
 }
 
 // Sums below the smallest normal of D: the subnormal grid, and the exponent floors.
