@@ -1,7 +1,8 @@
 // Warp-collective and synchronisation instructions: mma (through execute_mma), wgmma's fence,
-// commit_group and wait_group (checks only, until wgmma.mma_async runs here), shfl.sync,
-// vote.sync, activemask, bar/barrier, fence/membar (no-ops: one warp sees its own memory
-// operations in order), trap.
+// commit_group and wait_group (the checks of one warp; the Machine tracks the groups and runs
+// wgmma.mma_async on the warpgroup), shfl.sync, vote.sync, activemask, bar/barrier (the checks of
+// one warp; the Machine makes the warps wait), fence/membar (no-ops: warps run one at a time
+// between barriers), trap.
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
@@ -42,8 +43,8 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }
 
 void wgmma(Exec&, const Instruction& ins, std::uint32_t lanes) {
-  // fence / commit_group / wait_group: .sync.aligned, so the whole warp executes them. Without
-  // wgmma.mma_async in the interpreter there is nothing to order, commit or wait for.
+  // fence / commit_group / wait_group: .sync.aligned, so the whole warp executes them; what they
+  // order, commit and retire is the Machine's (sim/exec/wgmma_async.hpp).
   whole_warp(ins, lanes);
 }
 
