@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -24,9 +25,25 @@ YamlFile YamlFile::parse(const std::string& text, const std::string& path) {
 }
 
 void YamlFile::fail(const YAML::Node& at, const std::string& what) const {
-  const YAML::Mark m = at.Mark();
+  fail_at(at.IsDefined() ? at.Mark() : YAML::Mark::null_mark(), what);
+}
+
+void YamlFile::fail_at(const YAML::Mark& m, const std::string& what) const {
   if (m.is_null()) throw Error(fmt::format("{}: {}", path, what));
   throw Error(fmt::format("{}:{}:{}: {}", path, m.line + 1, m.column + 1, what));
+}
+
+void YamlFile::check_keys(const YAML::Node& map, std::initializer_list<std::string_view> keys,
+                          std::string_view where) const {
+  std::string list;
+  for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
+  const std::string in = where.empty() ? "" : fmt::format(" in {}", where);
+  if (!map.IsMap()) fail(map, fmt::format("expected a map{} (keys {})", in, list));
+  for (const auto& kv : map) {
+    const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "(not a name)";
+    if (std::find(keys.begin(), keys.end(), k) == keys.end())
+      fail(kv.first, fmt::format("unknown key '{}'{} (expected {})", k, in, list));
+  }
 }
 
 void YamlFile::check_unique_keys() const {

@@ -2,7 +2,9 @@
 #pragma once
 #include <yaml-cpp/yaml.h>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "sim/error.hpp"
 
@@ -18,12 +20,27 @@ struct YamlFile {
   // levels) is an error, not a stack overflow.
   static YamlFile parse(const std::string& text, const std::string& path);
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const;
+  [[noreturn]] void fail_at(const YAML::Mark& at, const std::string& what) const;
   // yaml-cpp keeps both entries of a repeated key: "file:line:col: duplicate key 'k'" for the first
   // repeat in any map of the file.
   void check_unique_keys() const;
+  // `map` must be a map whose keys are all in `keys`; `where` ("a case") names it in the message.
+  // Indexing a scalar node throws from inside yaml-cpp, so callers check here before `map[key]`.
+  void check_keys(const YAML::Node& map, std::initializer_list<std::string_view> keys,
+                  std::string_view where = {}) const;
+  // Runs `body`, turning an exception yaml-cpp throws on a malformed node into a located Error.
+  template <class F>
+  auto located(F&& body) const -> decltype(body()) {
+    try {
+      return body();
+    } catch (const YAML::Exception& e) {
+      fail_at(e.mark, e.msg);
+    }
+  }
   // A required scalar of type T under `key`, with a located error when absent or malformed.
   template <class T>
   T get(const YAML::Node& map, const char* key) const {
+    if (!map.IsMap()) fail(map, std::string("expected a map with '") + key + "'");
     const YAML::Node n = map[key];
     if (!n) fail(map, std::string("missing key '") + key + "'");
     try {

@@ -20,5 +20,12 @@ for t in "${targets[@]}"; do
     "$build/fuzz-corpus/$t" "$seeds/$t" >"$log" 2>&1 || status=1
   echo "== $t: $(grep -E '^Done' "$log" || echo 'FAILED')"
   grep -E '^#[0-9]+\s+DONE|stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY' "$log"
+  if grep -q -E 'ERROR|SUMMARY' "$log"; then
+    # What a CI log must keep of a failure: its cause and the input, to copy into the seeds.
+    grep -E -A3 'terminate called|what\(\)|runtime error|ERROR: (Address|Undefined|Leak)' "$log" | head -20
+    for a in "$build"/fuzz-artifacts/"$t"-*; do
+      [ -f "$a" ] && { echo "-- $a:"; head -c 4096 "$a" | od -A d -c | head -40; }
+    done
+  fi
 done
 exit $status

@@ -77,7 +77,9 @@ TEST(LayoutSvg, DescriptorChunksCoverTheOperandOnce) {
                                  "wgmma.svg");
   std::map<std::string, std::set<std::string>> addresses;
   for (Cell& c : cells(svg))
-    if (c.cls.starts_with("chunk")) EXPECT_TRUE(addresses[c.cls].insert(c.data["address"]).second) << c.data["address"];
+    if (c.cls.starts_with("chunk")) {
+      EXPECT_TRUE(addresses[c.cls].insert(c.data["address"]).second) << c.data["address"];
+    }
   EXPECT_EQ(addresses["chunk op-A"].size(), 128U);
   EXPECT_EQ(addresses["chunk op-B"].size(), 128U);  // B: 64 x 16 f16
   // The swizzle: row 1's first 8 k sit in the second chunk of its 128-byte line (0x90).

@@ -23,19 +23,6 @@ std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
   return *mask;
 }
 
-void check_keys(const YamlFile& f, const YAML::Node& map, std::initializer_list<std::string_view> keys) {
-  for (const auto& kv : map) {
-    const std::string k = kv.first.Scalar();
-    bool ok = false;
-    for (const auto x : keys) ok = ok || x == k;
-    if (!ok) {
-      std::string list;
-      for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
-      f.fail(kv.first, fmt::format("unknown key '{}' (expected {})", k, list));
-    }
-  }
-}
-
 std::uint64_t value_of(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType type, int lane) {
   if (!n.IsScalar()) f.fail(n, "expected a value");
   if (n.Scalar() == "lane") return static_cast<std::uint64_t>(lane);
@@ -90,7 +77,7 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
     return out;
   }
   if (const YAML::Node r = b["ramp"]) {
-    check_keys(f, r, {"start", "step", "count"});
+    f.check_keys(r, {"start", "step", "count"}, "'ramp'");
     // A number, or (integer element types) the bits in hex.
     const auto number = [&](const char* key, const char* dflt) -> std::optional<ExactValue> {
       const YAML::Node n = r[key];
@@ -151,7 +138,7 @@ std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list
   std::vector<MemoryBlock> out;
   for (const auto& b : list) {
     if (!b.IsMap()) f.fail(b, "expected a block {address: ..., bytes: ... | type: ..., values: [...]}");
-    check_keys(f, b, {"address", "bytes", "type", "values", "ramp"});
+    f.check_keys(b, {"address", "bytes", "type", "values", "ramp"});
     if (!b["address"]) f.fail(b, "a block needs 'address'");
     MemoryBlock m;
     m.address = integer_of(f, b["address"], "address");
@@ -179,7 +166,7 @@ PtxState PtxState::from_node(const std::string& path, const YAML::Node& root) {
     return s;
   }
   if (!r.IsMap()) s.file_.fail(r, "the state is a map (registers, shared, global, const, params, ntid, ...)");
-  check_keys(s.file_, r,
+  s.file_.check_keys(r,
              {"registers", "shared", "global", "const", "params", "ntid", "warpid", "ctaid", "nctaid", "shared_size",
               "dynamic_shared"});
   return s;
@@ -187,114 +174,118 @@ PtxState PtxState::from_node(const std::string& path, const YAML::Node& root) {
 
 void PtxState::configure(InterpreterOptions& o) const {
   if (empty_) return;
-  const YamlFile& f = file_;
-  const YAML::Node& r = f.root;
-  const auto triple = [&](const char* key, std::array<int, 3>& out) {
-    const YAML::Node n = r[key];
-    if (!n) return;
-    if (!n.IsSequence() || n.size() < 1 || n.size() > 3) f.fail(n, fmt::format("'{}' takes [x, y, z]", key));
-    for (std::size_t i = 0; i < n.size(); ++i) {
-      const std::uint64_t v = integer_of(f, n[i], key);
-      if (v > 1024) f.fail(n[i], fmt::format("'{}' value {} is out of range", key, v));
-      out[i] = static_cast<int>(v);
-    }
-  };
-  triple("ntid", o.ntid);
-  triple("ctaid", o.ctaid);
-  triple("nctaid", o.nctaid);
-  // Bounded here, where the YAML node can be named, before the interpreter sizes anything.
-  const auto bounded = [&](const char* key, std::uint64_t hi) {
-    const std::uint64_t v = integer_of(f, r[key], key);
-    if (v > hi) f.fail(r[key], fmt::format("'{}' value {} is out of range [0, {}]", key, v, hi));
-    return v;
-  };
-  if (r["warpid"]) o.warpid = static_cast<int>(bounded("warpid", 31));
-  if (r["shared_size"]) o.shared_bytes = bounded("shared_size", kMaxSharedBytes);
-  if (r["dynamic_shared"]) o.dynamic_shared = bounded("dynamic_shared", kMaxSharedBytes);
+  file_.located([&] {
+    const YamlFile& f = file_;
+    const YAML::Node& r = f.root;
+    const auto triple = [&](const char* key, std::array<int, 3>& out) {
+      const YAML::Node n = r[key];
+      if (!n) return;
+      if (!n.IsSequence() || n.size() < 1 || n.size() > 3) f.fail(n, fmt::format("'{}' takes [x, y, z]", key));
+      for (std::size_t i = 0; i < n.size(); ++i) {
+        const std::uint64_t v = integer_of(f, n[i], key);
+        if (v > 1024) f.fail(n[i], fmt::format("'{}' value {} is out of range", key, v));
+        out[i] = static_cast<int>(v);
+      }
+    };
+    triple("ntid", o.ntid);
+    triple("ctaid", o.ctaid);
+    triple("nctaid", o.nctaid);
+    // Bounded here, where the YAML node can be named, before the interpreter sizes anything.
+    const auto bounded = [&](const char* key, std::uint64_t hi) {
+      const std::uint64_t v = integer_of(f, r[key], key);
+      if (v > hi) f.fail(r[key], fmt::format("'{}' value {} is out of range [0, {}]", key, v, hi));
+      return v;
+    };
+    if (r["warpid"]) o.warpid = static_cast<int>(bounded("warpid", 31));
+    if (r["shared_size"]) o.shared_bytes = bounded("shared_size", kMaxSharedBytes);
+    if (r["dynamic_shared"]) o.dynamic_shared = bounded("dynamic_shared", kMaxSharedBytes);
+  });
 }
 
 void PtxState::apply(Machine& m) const {
   if (empty_) return;
-  const YamlFile& f = file_;
-  const YAML::Node& r = f.root;
-  const ptx::Program& p = m.program();
-  if (const YAML::Node regs = r["registers"]) {
-    if (!regs.IsMap()) f.fail(regs, "'registers' is a map from register name to value");
-    for (const auto& kv : regs) {
-      const std::string name = kv.first.Scalar();
-      const int idx = p.find_register(name);
-      if (idx < 0) f.fail(kv.first, fmt::format("register {} is not declared in {}", name, p.file));
-      const ptx::PtxType t = p.registers[static_cast<std::size_t>(idx)].type;
-      const int w = ptx::bits(t);
-      const YAML::Node& v = kv.second;
-      // A lane's value goes to that lane of every warp that runs.
-      const auto set = [&](int lane, std::uint64_t x) {
-        for (int warp = 0; warp < m.warps(); ++warp) m.set_reg(warp * 32 + lane, idx, x);
-      };
-      if (v.IsScalar()) {
-        for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v, w, t, lane));
-      } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
-        for (const auto& part : v) {
-          check_keys(f, part, {"lanes", "value"});
-          if (!part["lanes"] || !part["value"]) f.fail(part, "expected {lanes: ..., value: ...}");
-          const std::uint32_t lanes = parse_lanes(f, part["lanes"]);
+  file_.located([&] {
+    const YamlFile& f = file_;
+    const YAML::Node& r = f.root;
+    const ptx::Program& p = m.program();
+    if (const YAML::Node regs = r["registers"]) {
+      if (!regs.IsMap()) f.fail(regs, "'registers' is a map from register name to value");
+      for (const auto& kv : regs) {
+        const std::string name = kv.first.Scalar();
+        const int idx = p.find_register(name);
+        if (idx < 0) f.fail(kv.first, fmt::format("register {} is not declared in {}", name, p.file));
+        const ptx::PtxType t = p.registers[static_cast<std::size_t>(idx)].type;
+        const int w = ptx::bits(t);
+        const YAML::Node& v = kv.second;
+        // A lane's value goes to that lane of every warp that runs.
+        const auto set = [&](int lane, std::uint64_t x) {
+          for (int warp = 0; warp < m.warps(); ++warp) m.set_reg(warp * 32 + lane, idx, x);
+        };
+        if (v.IsScalar()) {
+          for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v, w, t, lane));
+        } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
+          for (const auto& part : v) {
+            f.check_keys(part, {"lanes", "value"});
+            if (!part["lanes"] || !part["value"]) f.fail(part, "expected {lanes: ..., value: ...}");
+            const std::uint32_t lanes = parse_lanes(f, part["lanes"]);
+            for (int lane = 0; lane < 32; ++lane)
+              if ((lanes >> lane) & 1U) set(lane, value_of(f, part["value"], w, t, lane));
+          }
+        } else if (v.IsSequence() && m.threads() > 32 && v.size() == static_cast<std::size_t>(m.threads())) {
+          for (int th = 0; th < m.threads(); ++th)
+            m.set_reg(th, idx, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32));
+        } else if (v.IsSequence()) {
+          if (v.size() != 32)
+            f.fail(v, fmt::format("a list of values per lane needs 32 entries{}, found {}",
+                                  m.threads() > 32 ? fmt::format(" (or {}, one per thread)", m.threads()) : "", v.size()));
+          for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane));
+        } else if (v.IsMap()) {
+          f.check_keys(v, {"lanes", "value"});
+          if (!v["lanes"] || !v["value"]) f.fail(v, "expected {lanes: ..., value: ...}");
+          const std::uint32_t lanes = parse_lanes(f, v["lanes"]);
           for (int lane = 0; lane < 32; ++lane)
-            if ((lanes >> lane) & 1U) set(lane, value_of(f, part["value"], w, t, lane));
+            if ((lanes >> lane) & 1U) set(lane, value_of(f, v["value"], w, t, lane));
+        } else {
+          f.fail(v, "expected a value, a list of 32 values, or {lanes: ..., value: ...}");
         }
-      } else if (v.IsSequence() && m.threads() > 32 && v.size() == static_cast<std::size_t>(m.threads())) {
-        for (int th = 0; th < m.threads(); ++th)
-          m.set_reg(th, idx, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32));
-      } else if (v.IsSequence()) {
-        if (v.size() != 32)
-          f.fail(v, fmt::format("a list of values per lane needs 32 entries{}, found {}",
-                                m.threads() > 32 ? fmt::format(" (or {}, one per thread)", m.threads()) : "", v.size()));
-        for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane));
-      } else if (v.IsMap()) {
-        check_keys(f, v, {"lanes", "value"});
-        if (!v["lanes"] || !v["value"]) f.fail(v, "expected {lanes: ..., value: ...}");
-        const std::uint32_t lanes = parse_lanes(f, v["lanes"]);
-        for (int lane = 0; lane < 32; ++lane)
-          if ((lanes >> lane) & 1U) set(lane, value_of(f, v["value"], w, t, lane));
-      } else {
-        f.fail(v, "expected a value, a list of 32 values, or {lanes: ..., value: ...}");
       }
     }
-  }
-  if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared);
-  if (const YAML::Node n = r["global"]) load_memory(f, n, m.global);
-  if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant);
-  if (const YAML::Node ps = r["params"]) {
-    const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
-      std::vector<std::uint8_t> bytes;
-      if (val.IsMap()) {
-        check_keys(f, val, {"bytes", "type", "values", "ramp"});
-        bytes = block_bytes(f, val);
+    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared);
+    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global);
+    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant);
+    if (const YAML::Node ps = r["params"]) {
+      const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
+        std::vector<std::uint8_t> bytes;
+        if (val.IsMap()) {
+          f.check_keys(val, {"bytes", "type", "values", "ramp"});
+          bytes = block_bytes(f, val);
+        } else {
+          const int w = ptx::bits(v.type);
+          if (v.size * 8 != static_cast<std::uint64_t>(w))
+            f.fail(val, fmt::format("parameter {} is an array of {} bytes: give {{bytes: ...}} or {{type: ..., values: [...]}}",
+                                    v.name, v.size));
+          const std::uint64_t x = value_of(f, val, w, v.type, 0);
+          for (int i = 0; i < w / 8; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+        }
+        if (bytes.size() > v.size)
+          f.fail(val, fmt::format("{} bytes for parameter {} of {} bytes", bytes.size(), v.name, v.size));
+        m.param.write(v.address, bytes.data(), bytes.size());
+      };
+      if (ps.IsMap()) {
+        for (const auto& kv : ps) {
+          const ptx::Variable* v = p.find_param(kv.first.Scalar());
+          if (!v) f.fail(kv.first, fmt::format("'{}' is not a parameter of {}", kv.first.Scalar(), p.entry.empty() ? "the snippet" : p.entry));
+          set_param(*v, kv.second);
+        }
+      } else if (ps.IsSequence()) {
+        if (ps.size() > p.params.size())
+          f.fail(ps, fmt::format("{} values for {} parameters", ps.size(), p.params.size()));
+        for (std::size_t i = 0; i < ps.size(); ++i) set_param(p.params[i], ps[i]);
       } else {
-        const int w = ptx::bits(v.type);
-        if (v.size * 8 != static_cast<std::uint64_t>(w))
-          f.fail(val, fmt::format("parameter {} is an array of {} bytes: give {{bytes: ...}} or {{type: ..., values: [...]}}",
-                                  v.name, v.size));
-        const std::uint64_t x = value_of(f, val, w, v.type, 0);
-        for (int i = 0; i < w / 8; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+        f.fail(ps, "'params' is a map (name: value) or a list in parameter order");
       }
-      if (bytes.size() > v.size)
-        f.fail(val, fmt::format("{} bytes for parameter {} of {} bytes", bytes.size(), v.name, v.size));
-      m.param.write(v.address, bytes.data(), bytes.size());
-    };
-    if (ps.IsMap()) {
-      for (const auto& kv : ps) {
-        const ptx::Variable* v = p.find_param(kv.first.Scalar());
-        if (!v) f.fail(kv.first, fmt::format("'{}' is not a parameter of {}", kv.first.Scalar(), p.entry.empty() ? "the snippet" : p.entry));
-        set_param(*v, kv.second);
-      }
-    } else if (ps.IsSequence()) {
-      if (ps.size() > p.params.size())
-        f.fail(ps, fmt::format("{} values for {} parameters", ps.size(), p.params.size()));
-      for (std::size_t i = 0; i < ps.size(); ++i) set_param(p.params[i], ps[i]);
-    } else {
-      f.fail(ps, "'params' is a map (name: value) or a list in parameter order");
     }
-  }
+  });
 }
 
 }  // namespace ptxmma

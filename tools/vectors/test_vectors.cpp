@@ -65,20 +65,6 @@ constexpr int kMaxReported = 64;
 
 std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
 
-void check_keys(const YamlFile& f, const YAML::Node& map, std::initializer_list<std::string_view> keys,
-                std::string_view where) {
-  for (const auto& kv : map) {
-    const std::string k = kv.first.Scalar();
-    bool ok = false;
-    for (const auto x : keys) ok = ok || x == k;
-    if (!ok) {
-      std::string list;
-      for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
-      f.fail(kv.first, fmt::format("unknown key '{}' in {} (expected {})", k, where, list));
-    }
-  }
-}
-
 std::string scalar_of(const YamlFile& f, const YAML::Node& n, const char* what) {
   if (!n.IsScalar()) f.fail(n, fmt::format("'{}' takes a single value", what));
   return n.Scalar();
@@ -202,7 +188,7 @@ std::vector<RegExpect> parse_expected_registers(const YamlFile& f, const YAML::N
     const int w = ptx::bits(t);
     const YAML::Node& v = kv.second;
     const auto part = [&](const YAML::Node& pn) {
-      check_keys(f, pn, {"lanes", "value"}, "a lane group");
+      f.check_keys(pn, {"lanes", "value"}, "a lane group");
       if (!pn["lanes"] || !pn["value"]) f.fail(pn, "expected {lanes: ..., value: ...}");
       const std::uint32_t lanes = parse_lanes(f, pn["lanes"]);
       for (int lane = 0; lane < 32; ++lane)
@@ -242,7 +228,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
                                             const std::string& name, const std::vector<std::string>& lines) {
   auto c = std::make_shared<VectorCase>();
   c->name = name;
-  check_keys(f, n,
+  f.check_keys(n,
              {"name", "target", "instruction", "A", "B", "C", "expect", "snippet", "snippet_file", "init", "init_file",
               "entry", "max_steps", "strict"},
              "a case");
@@ -257,7 +243,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   if (ins) {
     for (const char* k : {"snippet", "snippet_file", "init", "init_file", "entry", "max_steps", "strict"})
       if (n[k]) f.fail(n[k], fmt::format("'{}' belongs to snippet cases, not to an instruction case", k));
-    check_keys(f, ex, {"D"}, "'expect' of an instruction case");
+    f.check_keys(ex, {"D"}, "'expect' of an instruction case");
     const std::string text = scalar_of(f, n["instruction"], "instruction");
     if (!text.starts_with("mma"))
       f.fail(n["instruction"], fmt::format("unknown instruction '{}': an instruction case takes an mma; run anything "
@@ -291,7 +277,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   }
   for (const char* k : {"A", "B", "C"})
     if (n[k]) f.fail(n[k], fmt::format("matrix {} belongs to an instruction case; a snippet takes 'init'", k));
-  check_keys(f, ex, {"registers", "global", "shared"}, "'expect' of a snippet case");
+  f.check_keys(ex, {"registers", "global", "shared"}, "'expect' of a snippet case");
   if (!ex["registers"] && !ex["global"] && !ex["shared"])
     f.fail(ex, fmt::format("case '{}': 'expect' needs 'registers', 'global' or 'shared'", name));
   if (n["strict"]) {
@@ -475,19 +461,21 @@ VectorFile VectorFile::parse(const std::string& text, const std::string& path) {
   f.check_unique_keys();
   const YAML::Node& r = f.root;
   if (!r || !r.IsMap()) f.fail(r, "a vector file is a map: target, description, cases");
-  check_keys(f, r, {"target", "description", "cases"}, "the file");
+  f.check_keys(r, {"target", "description", "cases"}, "the file");
   if (r["target"]) vf.target = scalar_of(f, r["target"], "target");
   const YAML::Node cs = r["cases"];
   if (!cs) f.fail(r, "missing key 'cases'");
   if (!cs.IsSequence() || cs.size() == 0) f.fail(cs, "'cases' takes a non-empty list of cases");
   std::set<std::string> names;
-  for (std::size_t i = 0; i < cs.size(); ++i) {
-    const YAML::Node n = cs[i];
-    if (!n.IsMap()) f.fail(n, "a case is a map (name, instruction or snippet, ..., expect)");
-    const std::string nm = n["name"] ? scalar_of(f, n["name"], "name") : fmt::format("case {}", i + 1);
-    if (!names.insert(nm).second) f.fail(n["name"] ? n["name"] : n, fmt::format("duplicate case name '{}'", nm));
-    vf.cases.push_back(load_case(f, n, vf.target, nm, lines));
-  }
+  f.located([&] {
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      const YAML::Node n = cs[i];
+      if (!n.IsMap()) f.fail(n, "a case is a map (name, instruction or snippet, ..., expect)");
+      const std::string nm = n["name"] ? scalar_of(f, n["name"], "name") : fmt::format("case {}", i + 1);
+      if (!names.insert(nm).second) f.fail(n["name"] ? n["name"] : n, fmt::format("duplicate case name '{}'", nm));
+      vf.cases.push_back(load_case(f, n, vf.target, nm, lines));
+    }
+  });
   return vf;
 }
 
