@@ -53,17 +53,6 @@ const Qualifier* find_qualifier(std::string_view tok) {
   return nullptr;
 }
 
-// The opcode prefix and the forms we know but do not simulate.
-struct Prefix {
-  std::string_view second;  // token after "mma"
-  const char* error;        // nullptr: accepted
-};
-constexpr std::array<Prefix, 3> kPrefixes = {{
-    {"sync", nullptr},
-    {"sp", "sparse mma (mma.sp) is not supported yet"},
-    {"sp::ordered_metadata", "sparse mma (mma.sp::ordered_metadata) is not supported yet"},
-}};
-
 std::string scale_text(int vec, std::optional<Type> stype) {
   return fmt::format(".scale_vec::{}X with .{}", vec, stype ? name(*stype) : "?");
 }
@@ -82,13 +71,14 @@ MmaInstruction parse_mma_syntax(std::string_view raw) {
     if (std::isspace(static_cast<unsigned char>(c)))
       fail("expected the instruction without operands (no spaces), e.g. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
 
-  const std::vector<std::string_view> tok = split(text);
+  std::vector<std::string_view> tok = split(text);
   if (tok[0] != "mma") fail("not an mma instruction (expected mma.sync.aligned...)");
-  const auto* pre = tok.size() > 1 ? std::find_if(kPrefixes.begin(), kPrefixes.end(),
-                                                  [&](const Prefix& p) { return p.second == tok[1]; })
-                                   : kPrefixes.end();
-  if (pre != kPrefixes.end() && pre->error) fail(pre->error);
-  if (pre == kPrefixes.end() || tok.size() < 3 || tok[2] != "aligned") fail("expected mma.sync.aligned");
+  if (tok.size() > 1 && (tok[1] == "sp" || tok[1] == "sp::ordered_metadata")) {
+    ins.sparse = tok[1] == "sp" ? Sparsity::sp : Sparsity::ordered;
+    tok.erase(tok.begin() + 1);
+  }
+  if (tok.size() < 3 || tok[1] != "sync" || tok[2] != "aligned")
+    fail(ins.sparse == Sparsity::dense ? "expected mma.sync.aligned" : fmt::format("expected mma.{}.sync.aligned", name(ins.sparse)));
 
   enum Phase { before_types, in_types, after_types } phase = before_types;
   bool have_shape = false, have_kind = false, have_rounding = false;
@@ -207,8 +197,9 @@ const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, 
     for (const MmaVariant* v : from) add_unique(out, what(*v));
     return out;
   };
-  Set all;
-  for (const MmaVariant& v : catalog.variants()) all.push_back(&v);
+  Set all;  // dense and sparse forms are separate instruction sets
+  for (const MmaVariant& v : catalog.variants())
+    if (v.sparse == ins.sparse) all.push_back(&v);
 
   const std::string shape = shape_name(ins.shape);
   const std::string inputs =
@@ -218,7 +209,8 @@ const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, 
   // 1. shape
   const Set by_shape = narrow(all, [&](const MmaVariant& v) { return v.shape == ins.shape; });
   if (by_shape.empty())
-    fail(fmt::format("unknown shape .{} (mma.sync shapes: {})", shape,
+    fail(fmt::format("unknown shape .{} (mma{} shapes: {})", shape,
+                     ins.sparse == Sparsity::dense ? ".sync" : fmt::format(".{}", name(ins.sparse)),
                      all_of(collect(all, [](const MmaVariant& v) { return shape_name(v.shape); }))));
   // 2. a kind that does not exist for this shape
   if (ins.kind != MmaKind::none &&

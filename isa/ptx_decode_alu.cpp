@@ -20,9 +20,6 @@ PtxType one_type(const Instruction& ins, Quals& q, std::initializer_list<PtxType
 }
 
 bool is_float(PtxType t) { return type_class(t) == TypeClass::floating; }
-bool is_int(PtxType t) {
-  return type_class(t) == TypeClass::signed_int || type_class(t) == TypeClass::unsigned_int;
-}
 
 PtxType widened(PtxType t) {
   switch (t) {

@@ -42,12 +42,23 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
   const MmaVariant& v = *m.variant;
   if (v.block_scale)
     fail(ins, fmt::format("'{}': block-scaled mma (.block_scale) is not simulated yet", ins.text));
-  count(ins, 4);
+  const bool sparse = v.sparse != Sparsity::dense;
+  count(ins, sparse ? 6 : 4);
   const ptxmma::Operand which[] = {ptxmma::Operand::d, ptxmma::Operand::a, ptxmma::Operand::b, ptxmma::Operand::c};
   for (int i = 0; i < 4; ++i) {
     const ptxmma::Operand o = which[i];
     const int width = v.type(o) == Type::f64 ? 64 : 32;
     fragment(cx.program, ins, ins.ops[static_cast<std::size_t>(i)], v.regs(o), width, name(o));
+  }
+  if (sparse) {  // e: the metadata register; f: the sparsity selector, a constant as ptxas demands
+    reg(cx.program, ins, ins.ops[4], PtxType::b32, "e (metadata)");
+    if (ins.ops[5].kind != Operand::Kind::imm)
+      fail(ins.ops[5].loc, fmt::format("'{}': the sparsity selector must be an integer constant", ins.text));
+    const std::int64_t sel = integer(ins, ins.ops[5], "sparsity selector");
+    if (sel < 0 || sel >= v.metadata->selectors)
+      fail(ins.ops[5].loc, fmt::format("'{}': sparsity selector {} is out of range (0..{})", ins.text, sel,
+                                       v.metadata->selectors - 1));
+    ins.d.mode = static_cast<int>(sel);
   }
   ins.d.mma = std::make_shared<const MmaInstruction>(std::move(m));
   ins.d.sync = ins.d.aligned = true;

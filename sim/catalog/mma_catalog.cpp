@@ -18,9 +18,9 @@ namespace {
 constexpr std::array<std::string_view, 9> kTargets = {"sm_70", "sm_75",  "sm_80",   "sm_86",  "sm_89",
                                                        "sm_90", "sm_90a", "sm_100a", "sm_120a"};
 
-constexpr std::array<std::string_view, 20> kEntryKeys = {
+constexpr std::array<std::string_view, 21> kEntryKeys = {
     "row",  "shape",     "layouts", "atype", "btype",  "dc",  "satfinite", "bitop", "rounding", "kind",
-    "container", "block_scale", "a", "b",  "cd",  "family", "target", "ptx", "when", "note"};
+    "container", "block_scale", "sparse", "a", "b",  "cd",  "family", "target", "ptx", "when", "note"};
 
 constexpr std::array<std::pair<std::string_view, MmaKind>, 4> kKinds = {{{"f8f6f4", MmaKind::f8f6f4},
                                                                          {"mxf8f6f4", MmaKind::mxf8f6f4},
@@ -47,7 +47,8 @@ std::string scale_name(int scale_vec, std::optional<Type> stype) {
 
 class VariantLoader {
  public:
-  VariantLoader(const YamlFile& f, const LayoutLibrary& lib) : f_(f), lib_(lib) {}
+  VariantLoader(const YamlFile& f, const LayoutLibrary& lib, const SparseLibrary& sparse)
+      : f_(f), lib_(lib), sparse_(sparse) {}
 
   std::vector<MmaVariant> run() {
     if (!f_.root.IsMap()) f_.fail(f_.root, "expected a map with 'accumulators' and 'variants'");
@@ -167,8 +168,8 @@ class VariantLoader {
     std::vector<When> out;
     if (!n) return out;
     if (!n.IsSequence()) fail(n, row, "'when' must be a list of {match keys..., target/ptx}");
-    static constexpr std::array<std::string_view, 8> kMatch = {"atype", "btype", "d",        "c",
-                                                               "bitop", "scale", "satfinite", "layouts"};
+    static constexpr std::array<std::string_view, 9> kMatch = {"atype", "btype",     "d",       "c",     "bitop",
+                                                               "scale", "satfinite", "layouts", "sparse"};
     for (const YAML::Node& w : n) {
       if (!w.IsMap()) fail(w, row, "a 'when' item must be a map");
       When item{w, {}, {}, {}, false};
@@ -184,7 +185,7 @@ class VariantLoader {
           item.match.emplace_back(k, list(w, k.c_str(), row));
         } else {
           fail(kv.first, row,
-               fmt::format("unknown 'when' key '{}' (match: atype btype d c bitop scale satfinite layouts; "
+               fmt::format("unknown 'when' key '{}' (match: atype btype d c bitop scale satfinite layouts sparse; "
                            "set: target ptx)",
                            k));
         }
@@ -203,6 +204,7 @@ class VariantLoader {
     if (k == "bitop") return std::string(name(v.bitop));
     if (k == "scale") return v.block_scale ? scale_name(v.scale_vec, v.stype) : "";
     if (k == "satfinite") return v.satfinite ? "true" : "false";
+    if (k == "sparse") return std::string(name(v.sparse));
     return fmt::format("{}.{}", name(v.alayout), name(v.blayout));  // layouts
   }
 
@@ -303,6 +305,24 @@ class VariantLoader {
         default_vec = d[0] - '0';
       }
     }
+    // sparse: {pattern: 2:4|1:2|4:8, metadata: <class of sparse.yaml>}: both spellings.
+    std::vector<Sparsity> sparsities = {Sparsity::dense};
+    SparsePattern pattern = SparsePattern::two_of_four;
+    const SparseMetadata* metadata = nullptr;
+    if (const YAML::Node sp = e["sparse"]) {
+      if (!sp.IsMap()) fail(sp, row, "sparse: expected {pattern: 2:4|1:2|4:8, metadata: CLASS}");
+      const std::string p = scalar(sp, "pattern", row);
+      if (p == "2:4") pattern = SparsePattern::two_of_four;
+      else if (p == "1:2") pattern = SparsePattern::one_of_two;
+      else if (p == "4:8") pattern = SparsePattern::four_of_eight;
+      else fail(sp["pattern"], row, fmt::format("sparse pattern '{}' is not 2:4, 1:2 or 4:8", p));
+      metadata = sparse_.find(scalar(sp, "metadata", row));
+      if (!metadata) fail(sp["metadata"], row, "unknown metadata class (configs/mma/sparse.yaml)");
+      if (metadata->rows != shape->m || metadata->chunks * chunk_columns(pattern) != shape->k)
+        fail(sp, row, fmt::format("metadata {} describes {} rows x {} chunks; {} needs {} x {}", metadata->name,
+                                  metadata->rows, metadata->chunks, shape_text, shape->m, shape->k / chunk_columns(pattern)));
+      sparsities = {Sparsity::sp, Sparsity::ordered};
+    }
     const Acc fa = fragment(e["a"], row, "a");
     const Acc fb = fragment(e["b"], row, "b");
     const std::string cd = scalar(e, "cd", row);
@@ -328,57 +348,63 @@ class VariantLoader {
           for (const auto& [dt, ct] : dcs)
             for (bool sat : sats)
               for (BitOp bop : bitops)
-                for (const Scale& sc : scales) {
-                  MmaVariant v;
-                  v.shape = *shape;
-                  v.a = at, v.b = bt, v.c = ct, v.d = dt;
-                  v.alayout = al, v.blayout = bl;
-                  v.bitop = bop;
-                  v.container = container;
-                  v.family = family;
-                  v.min_target = min_target;
-                  v.ptx_version = ptx;
-                  v.satfinite = sat;
-                  v.kind = kind;
-                  v.block_scale = sc.vec != 0;
-                  v.scale_vec = sc.vec;
-                  v.scale_vec_is_default = sc.vec != 0 && sc.vec == default_vec;
-                  v.stype = sc.stype;
-                  v.roundings = roundings;
-                  v.row = row;
-                  const auto named = [&](const std::string& s) {
-                    return substitute(substitute(s, "{alayout}", name(v.alayout)), "{blayout}", name(v.blayout));
-                  };
-                  const Shape& sh = *shape;
-                  v.la = &check_fragment(fa, row, Operand::a, named(fa.layout), at, container, sh.m, sh.k);
-                  v.lb = &check_fragment(fb, row, Operand::b, named(fb.layout), bt, container, sh.k, sh.n);
-                  const Acc& fc = accumulator(ct, Operand::c);
-                  const Acc& fd = accumulator(dt, Operand::d);
-                  v.lc = &check_fragment(fc, row, Operand::c, fc.layout, ct, container, sh.m, sh.n);
-                  v.ld = &check_fragment(fd, row, Operand::d, fd.layout, dt, container, sh.m, sh.n);
-                  if (v.la->problems != v.lb->problems || v.la->problems != v.lc->problems ||
-                      v.la->problems != v.ld->problems)
-                    fail(e, row, "the A, B, C and D layouts disagree on the number of problems");
-                  for (When& w : when) {
-                    bool all = true;
-                    for (const auto& [k, values] : w.match)
-                      all = all && std::find(values.begin(), values.end(), key_of(v, k)) != values.end();
-                    if (!all) continue;
-                    w.used = true;
-                    if (w.target) v.min_target = *w.target;
-                    if (w.ptx) v.ptx_version = *w.ptx;
+                for (const Scale& sc : scales)
+                  for (Sparsity sparsity : sparsities) {
+                    MmaVariant v;
+                    v.shape = *shape;
+                    v.a = at, v.b = bt, v.c = ct, v.d = dt;
+                    v.alayout = al, v.blayout = bl;
+                    v.bitop = bop;
+                    v.container = container;
+                    v.family = family;
+                    v.min_target = min_target;
+                    v.ptx_version = ptx;
+                    v.satfinite = sat;
+                    v.kind = kind;
+                    v.block_scale = sc.vec != 0;
+                    v.scale_vec = sc.vec;
+                    v.scale_vec_is_default = sc.vec != 0 && sc.vec == default_vec;
+                    v.stype = sc.stype;
+                    v.roundings = roundings;
+                    v.sparse = sparsity;
+                    v.pattern = pattern;
+                    v.metadata = metadata;
+                    v.row = row;
+                    const auto named = [&](const std::string& s) {
+                      return substitute(substitute(s, "{alayout}", name(v.alayout)), "{blayout}", name(v.blayout));
+                    };
+                    const Shape& sh = *shape;
+                    const int a_cols = sparsity == Sparsity::dense ? sh.k : sh.k / 2;  // sparse A: stored elements
+                    v.la = &check_fragment(fa, row, Operand::a, named(fa.layout), at, container, sh.m, a_cols);
+                    v.lb = &check_fragment(fb, row, Operand::b, named(fb.layout), bt, container, sh.k, sh.n);
+                    const Acc& fc = accumulator(ct, Operand::c);
+                    const Acc& fd = accumulator(dt, Operand::d);
+                    v.lc = &check_fragment(fc, row, Operand::c, fc.layout, ct, container, sh.m, sh.n);
+                    v.ld = &check_fragment(fd, row, Operand::d, fd.layout, dt, container, sh.m, sh.n);
+                    if (v.la->problems != v.lb->problems || v.la->problems != v.lc->problems ||
+                        v.la->problems != v.ld->problems)
+                      fail(e, row, "the A, B, C and D layouts disagree on the number of problems");
+                    for (When& w : when) {
+                      bool all = true;
+                      for (const auto& [k, values] : w.match)
+                        all = all && std::find(values.begin(), values.end(), key_of(v, k)) != values.end();
+                      if (!all) continue;
+                      w.used = true;
+                      if (w.target) v.min_target = *w.target;
+                      if (w.ptx) v.ptx_version = *w.ptx;
+                    }
+                    v.ptx = mma_ptx(v.selector());
+                    const auto [it, fresh] = seen_.emplace(v.ptx, row);
+                    if (!fresh) fail(e, row, fmt::format("{} is also produced by row {}", v.ptx, it->second));
+                    out_.push_back(std::move(v));
                   }
-                  v.ptx = mma_ptx(v.selector());
-                  const auto [it, fresh] = seen_.emplace(v.ptx, row);
-                  if (!fresh) fail(e, row, fmt::format("{} is also produced by row {}", v.ptx, it->second));
-                  out_.push_back(std::move(v));
-                }
     for (const When& w : when)
       if (!w.used) fail(w.at, row, "this 'when' item matches none of the row's variants");
   }
 
   const YamlFile& f_;
   const LayoutLibrary& lib_;
+  const SparseLibrary& sparse_;
   std::map<std::string, std::map<Type, Acc>> acc_;
   std::map<std::string, int> seen_;
   std::vector<MmaVariant> out_;
@@ -419,7 +445,8 @@ std::optional<Shape> parse_shape(std::string_view text) {
 std::string shape_name(const Shape& s) { return fmt::format("m{}n{}k{}", s.m, s.n, s.k); }
 
 std::string mma_ptx(const MmaSelector& s) {
-  std::string out = fmt::format("mma.sync.aligned.{}.{}.{}", shape_name(s.shape), name(s.alayout), name(s.blayout));
+  std::string out = fmt::format("mma{}{}.sync.aligned.{}.{}.{}", s.sparse == Sparsity::dense ? "" : ".",
+                                name(s.sparse), shape_name(s.shape), name(s.alayout), name(s.blayout));
   if (s.kind != MmaKind::none) out += fmt::format(".kind::{}", name(s.kind));
   if (s.block_scale) {
     out += ".block_scale";
@@ -435,8 +462,9 @@ std::string mma_ptx(const MmaSelector& s) {
 MmaCatalog MmaCatalog::load(const std::string& config_dir) {
   MmaCatalog c;
   c.layouts_ = LayoutLibrary::load(config_dir + "/mma/layouts.yaml");
+  c.sparse_ = SparseLibrary::load(config_dir + "/mma/sparse.yaml");
   const YamlFile f = YamlFile::load(config_dir + "/mma/variants.yaml");
-  c.variants_ = VariantLoader(f, c.layouts_).run();
+  c.variants_ = VariantLoader(f, c.layouts_, c.sparse_).run();
   return c;
 }
 
@@ -444,7 +472,7 @@ const MmaVariant* MmaCatalog::lookup(const MmaSelector& s) const {
   for (const MmaVariant& v : variants_) {
     if (!(v.shape == s.shape) || v.alayout != s.alayout || v.blayout != s.blayout || v.a != s.a || v.b != s.b ||
         v.c != s.c || v.d != s.d || v.satfinite != s.satfinite || v.bitop != s.bitop || v.kind != s.kind ||
-        v.block_scale != s.block_scale || v.stype != s.stype)
+        v.block_scale != s.block_scale || v.stype != s.stype || v.sparse != s.sparse)
       continue;
     if (v.scale_vec == s.scale_vec || (s.scale_vec == 0 && v.scale_vec_is_default)) return &v;
   }

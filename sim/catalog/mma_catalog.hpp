@@ -23,13 +23,13 @@ std::optional<Shape> parse_shape(std::string_view text);
 std::string shape_name(const Shape& s);  // "m16n8k16"
 
 // The canonical spelling of a selector:
-// mma.sync.aligned.<shape>.<alayout>.<blayout>[.kind::K][.block_scale.scale_vec::NX][.satfinite]
+// mma[.sp|.sp::ordered_metadata].sync.aligned.<shape>.<alayout>.<blayout>[.kind::K][.block_scale.scale_vec::NX][.satfinite]
 //     .<d>.<a>.<b>.<c>[.<stype>][.xor.popc|.and.popc]
 std::string mma_ptx(const MmaSelector& s);
 
 class MmaCatalog {
  public:
-  // Reads <config_dir>/mma/layouts.yaml and <config_dir>/mma/variants.yaml; Error messages name
+  // Reads <config_dir>/mma/layouts.yaml, sparse.yaml and variants.yaml; Error messages name
   // the file, line and catalogue row.
   static MmaCatalog load(const std::string& config_dir);
 
@@ -46,10 +46,12 @@ class MmaCatalog {
 
   [[nodiscard]] const std::vector<MmaVariant>& variants() const { return variants_; }
   [[nodiscard]] const LayoutLibrary& layouts() const { return layouts_; }
+  [[nodiscard]] const SparseLibrary& sparse_metadata() const { return sparse_; }
 
  private:
   MmaCatalog() = default;
   LayoutLibrary layouts_;
+  SparseLibrary sparse_;
   std::vector<MmaVariant> variants_;
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/layout/fragment_layout.hpp"
+#include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/numeric/rounding.hpp"
 #include "sim/numeric/type.hpp"
@@ -22,6 +23,8 @@ enum class BitOp : std::uint8_t { none, xor_popc, and_popc };
 // `.kind::` of the sm_120a instructions.
 enum class MmaKind : std::uint8_t { none, f8f6f4, mxf8f6f4, mxf4, mxf4nvf4 };
 enum class Operand : std::uint8_t { a, b, c, d };
+// mma.sync (dense), mma.sp, mma.sp::ordered_metadata: the sparse forms read A compressed.
+enum class Sparsity : std::uint8_t { dense, sp, ordered };
 
 constexpr std::string_view name(MatrixLayout l) { return l == MatrixLayout::row ? "row" : "col"; }
 constexpr std::string_view name(BitOp op) {
@@ -35,6 +38,9 @@ constexpr std::string_view name(MmaKind k) {
     case MmaKind::mxf4nvf4: return "mxf4nvf4";
     default: return "";
   }
+}
+constexpr std::string_view name(Sparsity s) {
+  return s == Sparsity::sp ? "sp" : s == Sparsity::ordered ? "sp::ordered_metadata" : "";
 }
 constexpr std::string_view name(Operand o) {
   return o == Operand::a ? "A" : o == Operand::b ? "B" : o == Operand::c ? "C" : "D";
@@ -53,6 +59,7 @@ struct MmaSelector {
   bool block_scale = false;
   int scale_vec = 0;             // .scale_vec::1X/2X/4X -> 1/2/4; 0 = not written (the kind's default)
   std::optional<Type> stype;     // scale type of block-scaled mma (ue8m0, ue4m3)
+  Sparsity sparse = Sparsity::dense;
 };
 
 struct MmaVariant {
@@ -78,6 +85,11 @@ struct MmaVariant {
   bool scale_vec_is_default = false;  // an instruction that omits .scale_vec gets this variant
   std::optional<Type> stype;          // ue8m0 / ue4m3 for block-scaled variants
   std::vector<Rounding> roundings;    // allowed rounding qualifiers, the default first; empty: none
+  // Sparse variants: A holds M x K/2 stored elements, placed by the metadata register's class
+  // under a sparsity selector 0 .. metadata->selectors - 1 (configs/mma/sparse.yaml).
+  Sparsity sparse = Sparsity::dense;
+  SparsePattern pattern = SparsePattern::two_of_four;
+  const SparseMetadata* metadata = nullptr;
 
   int row = 0;              // row of the catalogue table (ptx-mma-catalog.md §1), for messages
   std::string ptx;          // canonical spelling, e.g. "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
@@ -92,7 +104,7 @@ struct MmaVariant {
   [[nodiscard]] int words(Operand o) const { return layout(o).regs * (type(o) == Type::f64 ? 2 : 1); }
 
   [[nodiscard]] MmaSelector selector() const {
-    return MmaSelector{shape, alayout, blayout, a, b, c, d, satfinite, bitop, kind, block_scale, scale_vec, stype};
+    return MmaSelector{shape, alayout, blayout, a, b, c, d, satfinite, bitop, kind, block_scale, scale_vec, stype, sparse};
   }
 };
 

@@ -41,12 +41,26 @@ std::uint64_t MmaExecutor::element(const FragmentLayout& l, Type t, WarpOperand 
   return element_code(t, v_.container, get_element(lane[s.reg], bits, s.elem));
 }
 
+void MmaExecutor::check_sparse(SparseInput e) const {
+  if (v_.sparse == Sparsity::dense) return;
+  if (e.meta.size() != 32) throw Error(fmt::format("{}: needs the 32 lanes' metadata words", v_.ptx));
+  if (e.selector < 0 || e.selector >= v_.metadata->selectors)
+    throw Error(fmt::format("{}: sparsity selector {} is out of range (0..{})", v_.ptx, e.selector,
+                            v_.metadata->selectors - 1));
+}
+
 DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
-                                std::uint64_t* a_codes, std::uint64_t* b_codes) const {
+                                std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const {
   const int k = v_.shape.k;
-  for (int i = 0; i < k; ++i) {
-    a_codes[i] = element(*v_.la, v_.a, a, problem, row, i);
-    b_codes[i] = element(*v_.lb, v_.b, b, problem, i, col);
+  for (int i = 0; i < k; ++i) b_codes[i] = element(*v_.lb, v_.b, b, problem, i, col);
+  if (v_.sparse == Sparsity::dense) {
+    for (int i = 0; i < k; ++i) a_codes[i] = element(*v_.la, v_.a, a, problem, row, i);
+  } else {
+    check_sparse(e);
+    std::fill(a_codes, a_codes + k, 0);
+    for (int s = 0; s < k / 2; ++s)
+      a_codes[v_.metadata->logical_column(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, s)] =
+          element(*v_.la, v_.a, a, problem, row, s);
   }
   DotRequest r;
   r.a = v_.a;
@@ -69,7 +83,8 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
       o_(o),
       kernel_(m, TileSpec{v.a, v.b, v.c, v.d, v.shape.m, v.shape.n, v.shape.k, o.rounding, o.satfinite, v.bitop}) {
   const Shape s = v.shape;
-  a_src_ = sources(*v.la, v.a, s.m, s.k, false);
+  const bool sparse = v.sparse != Sparsity::dense;
+  a_src_ = sources(*v.la, v.a, s.m, sparse ? s.k / 2 : s.k, false);
   b_src_ = sources(*v.lb, v.b, s.n, s.k, true);
   c_src_ = sources(*v.lc, v.c, s.m, s.n, false);
   d_dst_ = sources(*v.ld, v.d, s.m, s.n, false);
@@ -79,6 +94,10 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
     a_codes_.resize(a_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
     b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
     halves_.resize(2 * std::max(a_codes_.size(), b_codes_.size()));
+  } else if (sparse) {
+    a_stored_.resize(a_src_.size());
+    a_codes_.resize(a_src_.size() * 2);
+    b_codes_.resize(b_src_.size());
   } else {
     a_codes_.resize(a_src_.size());
     b_codes_.resize(b_src_.size());
@@ -89,7 +108,7 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
     return element_bits(t, v.container) == info(t).bits && info(t).shift == 0 && t != Type::e2m1 &&
            t != Type::e3m2 && t != Type::e2m3;
   };
-  if (kernel_.takes_words() && plain(v.a) && plain(v.b)) {
+  if (!sparse && kernel_.takes_words() && plain(v.a) && plain(v.b)) {
     a_index_ = word_index(a_src_, info(v.a).bits, s.m, s.k);
     b_index_ = word_index(b_src_, info(v.b).bits, s.n, s.k);
     if (a_index_.empty() || b_index_.empty()) a_index_.clear();
@@ -190,11 +209,17 @@ void MmaExecutor::gather_bits(const std::vector<BitRun>& runs, WarpOperand op, s
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = halves[2 * i] | (static_cast<std::uint64_t>(halves[2 * i + 1]) << 32);
 }
 
-void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d) const {
+void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e) const {
   const bool packed = !a_runs_.empty(), words = !a_index_.empty();
   if (packed) {
     gather_bits(a_runs_, a, halves_, a_codes_);
     gather_bits(b_runs_, b, halves_, b_codes_);
+  } else if (v_.sparse != Sparsity::dense) {
+    check_sparse(e);
+    gather(a_src_, v_.a, a, a_stored_);
+    v_.metadata->expand(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, v_.shape.k, a_stored_.data(),
+                        a_codes_.data());
+    gather(b_src_, v_.b, b, b_codes_);
   } else if (!words) {
     gather(a_src_, v_.a, a, a_codes_);
     gather(b_src_, v_.b, b, b_codes_);
@@ -251,9 +276,9 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
 }
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
-                                   DotTrace& trace) const {
+                                   DotTrace& trace, SparseInput e) const {
   std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
-  return dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data()), &trace);
+  return dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);
 }
 
 namespace {
@@ -289,7 +314,16 @@ void execute_mma(Warp& w, const MmaExecutor& x, const MmaRegisters& regs) {
   const auto b = gather(w, regs.b, *v.lb, wide(v.b), 'B');
   const auto c = gather(w, regs.c, *v.lc, wide(v.c), 'C');
   std::vector<std::uint32_t> d = gather(w, regs.d, *v.ld, wide(v.d), 'D');  // checks D's registers
-  x.run({a, words_per_lane(*v.la, v.a, v.container)}, {b, words_per_lane(*v.lb, v.b, v.container)}, {c, words_per_lane(*v.lc, v.c, v.container)}, d);
+  std::vector<std::uint32_t> meta;
+  if (v.sparse != Sparsity::dense) {
+    if (regs.e.empty()) throw Error(fmt::format("{} needs a metadata register and a sparsity selector", v.ptx));
+    if (w.kind(regs.e) != RegKind::b32)
+      throw Error(fmt::format("metadata register {} is .{}, the instruction needs a .b32 register", regs.e,
+                              name(w.kind(regs.e))));
+    for (int lane = 0; lane < Warp::kLanes; ++lane) meta.push_back(static_cast<std::uint32_t>(w.get(lane, regs.e)));
+  }
+  x.run({a, words_per_lane(*v.la, v.a, v.container)}, {b, words_per_lane(*v.lb, v.b, v.container)},
+        {c, words_per_lane(*v.lc, v.c, v.container)}, d, {meta, regs.selector});
   const int dw = words_per_lane(*v.ld, v.d, v.container);
   for (int lane = 0; lane < Warp::kLanes; ++lane)
     for (std::size_t r = 0; r < regs.d.size(); ++r) {

@@ -26,6 +26,12 @@ struct WarpOperand {
   int per_lane = 0;
 };
 
+// The metadata of a sparse mma: every lane's metadata word (lane order) and the sparsity selector.
+struct SparseInput {
+  std::span<const std::uint32_t> meta;
+  int selector = 0;
+};
+
 // Bits per element as the registers hold it (FP6/FP4 under kind::f8f6f4 take a byte).
 int element_bits(Type t, Container c);
 // An element's format code from its bits in the register (FP6/FP4 leave their container).
@@ -38,10 +44,12 @@ class MmaExecutor {
   MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o);
   // Gathers the element codes through the layouts (b1: whole runs of bits), runs the model's
   // tile kernel per problem and scatters D. Uses scratch space of its own: one executor per thread.
-  void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d) const;
+  // A sparse variant places A's stored elements in the logical K by `e`; an undefined metadata
+  // nibble or selector is an Error.
+  void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e = {}) const;
   // One output element with its steps (explain); d unchanged.
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
-                        DotTrace& trace) const;
+                        DotTrace& trace, SparseInput e = {}) const;
   [[nodiscard]] const MmaVariant& variant() const { return v_; }
 
  private:
@@ -69,7 +77,8 @@ class MmaExecutor {
                           std::vector<std::uint64_t>& out);
   std::uint64_t element(const FragmentLayout& l, Type t, WarpOperand op, int problem, int row, int col) const;
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
-                     std::uint64_t* a_codes, std::uint64_t* b_codes) const;
+                     std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const;
+  void check_sparse(SparseInput e) const;
   const MmaVariant& v_;
   const Model& m_;
   MmaOptions o_;
@@ -80,12 +89,16 @@ class MmaExecutor {
   std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
   mutable TileKernel kernel_;            // one problem
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
+  mutable std::vector<std::uint64_t> a_stored_;  // sparse: A's stored elements, before placing
   mutable std::vector<std::uint32_t> halves_;  // packed bits as 32-bit halves (gather_bits)
 };
 
-// The registers an mma instruction names, per operand: d, a, b, c.
+// The registers an mma instruction names, per operand: d, a, b, c; for mma.sp also the metadata
+// register e and the sparsity selector.
 struct MmaRegisters {
   std::vector<std::string> d, a, b, c;
+  std::string e;
+  int selector = 0;
 };
 
 // Executes on a warp's named registers. Errors: lanes inactive (mma.sync needs the whole warp),

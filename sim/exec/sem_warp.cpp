@@ -36,6 +36,15 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       }
       lists[k]->push_back(decl.name);
     }
+  if (ins.ops.size() == 6) {  // mma.sp: the metadata register and the selector (Decoded::mode)
+    const int e = ins.ops[4].reg;
+    regs.e = x.p.registers[static_cast<std::size_t>(e)].name;
+    if (!w.declared(regs.e)) {
+      w.declare(regs.e, RegKind::b32);
+      for (int lane = 0; lane < 32; ++lane) w.set(lane, regs.e, x.m.reg(x.base + lane, e));
+    }
+    regs.selector = ins.d.mode;
+  }
   w.set_active_mask(lanes);
   execute_mma(w, *x.mma, regs);
   for (const Operand& e : ins.ops[0].elems)

@@ -56,6 +56,13 @@ GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir)
     const json words = e.contains("words") ? e["words"] : json();
     v.words = OperandWords{count(words, "a", w2 + ": words", 0, 64), count(words, "b", w2 + ": words", 0, 64),
                            count(words, "c", w2 + ": words", 0, 64), count(words, "d", w2 + ": words", 1, 64)};
+    if (e.contains("sparse")) {
+      v.selector = count(e["sparse"], "selector", w2 + ": sparse", 0, 3);
+      v.words.e = count(words, "e", w2 + ": words", 1, 1);
+    } else if (words.is_object() && words.contains("e")) {
+      throw Error(fmt::format("{}: words: 'e' (metadata) belongs to a sparse entry, which names its \"sparse\": "
+                              "{{\"selector\": S}}", w2));
+    }
     if (e.contains("types")) {
       for (const char* op : {"a", "b", "c", "d"}) {
         const auto t = field<std::string>(e["types"], op, w2 + ": types");
@@ -96,6 +103,8 @@ std::vector<GoldenCase> split_golden_cases(const GoldenVariant& v, std::span<con
       p += v.words.b;
       c.c.insert(c.c.end(), p, p + v.words.c);
       p += v.words.c;
+      c.e.insert(c.e.end(), p, p + v.words.e);
+      p += v.words.e;
       c.d.insert(c.d.end(), p, p + v.words.d);
       p += v.words.d;
     }

@@ -1,5 +1,6 @@
 // Register-level golden sets (../shared/golden/README.md, format ptxmma-golden-regs-v1): a
-// manifest.json and one .bin per variant of cases x 32 lanes x (a + b + c + d) words.
+// manifest.json and one .bin per variant of cases x 32 lanes x (a + b + c + d) words; a sparse
+// entry (mma.sp, docs/hardware/mma-sp-format.md) adds one metadata word e between C and D.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -13,7 +14,8 @@ namespace ptxmma {
 
 struct OperandWords {
   int a = 0, b = 0, c = 0, d = 0;
-  [[nodiscard]] int total() const { return a + b + c + d; }
+  int e = 0;  // sparse: the metadata register
+  [[nodiscard]] int total() const { return a + b + c + e + d; }
 };
 
 struct GoldenVariant {
@@ -22,6 +24,7 @@ struct GoldenVariant {
   std::string file;     // path of the .bin
   int cases = 0;
   OperandWords words;   // per lane
+  int selector = -1;    // sparse entries: the sparsity selector the instruction ran with
   std::map<std::string, Type> types;  // "a", "b", "c", "d"
 };
 
@@ -32,9 +35,10 @@ struct GoldenSet {
   std::vector<GoldenVariant> variants;
 };
 
-// One case of an mma variant: per lane, its A, B, C words and the D words the GPU produced.
+// One case of an mma variant: per lane, its A, B, C (and metadata E) words and the D words the
+// GPU produced.
 struct GoldenCase {
-  std::vector<std::uint32_t> a, b, c, d;  // lane-major
+  std::vector<std::uint32_t> a, b, c, e, d;  // lane-major
 };
 
 // Reads and checks the manifest; every error names the file and the variant.

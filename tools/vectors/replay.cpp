@@ -73,6 +73,10 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
   }
   const OperandWords need{words_per_lane(*v->la, v->a, v->container), words_per_lane(*v->lb, v->b, v->container),
                           words_per_lane(*v->lc, v->c, v->container), words_per_lane(*v->ld, v->d, v->container)};
+  if ((v->sparse != Sparsity::dense) != (gv.selector >= 0))
+    throw Error(fmt::format("{}: variants[{}] ({}): {}", set.manifest, gv.index, gv.ptx,
+                            gv.selector >= 0 ? "a dense instruction with \"sparse\" metadata"
+                                             : "a sparse instruction needs \"sparse\": {\"selector\": S} and words e"));
   if (need.a != gv.words.a || need.b != gv.words.b || need.c != gv.words.c || need.d != gv.words.d)
     throw Error(fmt::format("{}: variants[{}] ({}): manifest gives words a={} b={} c={} d={}, the instruction has "
                             "a={} b={} c={} d={}",
@@ -87,7 +91,11 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const GoldenCase& c = cases[i];
     got.assign(c.d.size(), 0);
-    exec.run({c.a, gv.words.a}, {c.b, gv.words.b}, {c.c, gv.words.c}, got);
+    try {
+      exec.run({c.a, gv.words.a}, {c.b, gv.words.b}, {c.c, gv.words.c}, got, {c.e, gv.selector});
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: variants[{}] ({}), case {}: {}", set.manifest, gv.index, gv.ptx, i, e.what()));
+    }
     const long bad = count_mismatches(v->d, v->container, c.d, got);
     if (bad == 0) continue;
     if (r.failed_cases == 0) {

@@ -1,0 +1,144 @@
+#include "sim/layout/sparse_metadata.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "sim/catalog/yaml_file.hpp"
+#include "sim/error.hpp"
+#include "sim/layout/expr.hpp"
+
+namespace ptxmma {
+
+std::string_view name(SparsePattern p) {
+  return p == SparsePattern::two_of_four ? "2:4" : p == SparsePattern::one_of_two ? "1:2" : "4:8";
+}
+int chunk_columns(SparsePattern p) { return p == SparsePattern::two_of_four ? 4 : p == SparsePattern::one_of_two ? 2 : 8; }
+int stored_per_chunk(SparsePattern p) {
+  return p == SparsePattern::two_of_four ? 2 : p == SparsePattern::one_of_two ? 1 : 4;
+}
+
+const char* chunk_columns(SparsePattern p, unsigned nibble, bool ordered, int* cols) {
+  if (p == SparsePattern::one_of_two) {
+    if (nibble != 0b0100 && nibble != 0b1110) return "a tf32 nibble must be 0b0100 or 0b1110";
+    cols[0] = nibble == 0b0100 ? 0 : 1;
+    return nullptr;
+  }
+  const int idx0 = static_cast<int>(nibble & 3), idx1 = static_cast<int>(nibble >> 2);
+  if (idx0 == idx1) return "both indices are the same";
+  if (ordered && idx0 > idx1) return "sp::ordered_metadata needs the first index below the second";
+  if (p == SparsePattern::two_of_four) {
+    cols[0] = idx0, cols[1] = idx1;
+  } else {  // 4:8: stored elements 0-1 fill pair idx0, 2-3 pair idx1
+    cols[0] = 2 * idx0, cols[1] = 2 * idx0 + 1, cols[2] = 2 * idx1, cols[3] = 2 * idx1 + 1;
+  }
+  return nullptr;
+}
+
+void SparseMetadata::place(int sel, int lane, int n, int row, int chunk, std::vector<bool>& seen) {
+  if (row < 0 || row >= rows || chunk < 0 || chunk >= chunks)
+    throw Error(fmt::format("metadata {}: selector {}, lane {}, nibble {} -> (row {}, chunk {}) is outside {} x {}",
+                            name, sel, lane, n, row, chunk, rows, chunks));
+  const auto at = static_cast<std::size_t>((sel * rows + row) * chunks + chunk);
+  if (seen[at]) {
+    const Source& s = sources_[at];
+    throw Error(fmt::format("metadata {}: selector {}: lane {} nibble {} and lane {} nibble {} both describe row {}, chunk {}",
+                            name, sel, s.lane, s.nibble, lane, n, row, chunk));
+  }
+  seen[at] = true;
+  sources_[at] = Source{static_cast<std::uint8_t>(lane), static_cast<std::uint8_t>(n)};
+}
+
+void SparseMetadata::check_complete(const std::vector<bool>& seen) const {
+  for (std::size_t at = 0; at < seen.size(); ++at)
+    if (!seen[at]) {
+      const auto per_sel = static_cast<std::size_t>(rows * chunks);
+      throw Error(fmt::format("metadata {}: selector {}: no nibble describes row {}, chunk {}", name, at / per_sel,
+                              at % per_sel / static_cast<std::size_t>(chunks), at % static_cast<std::size_t>(chunks)));
+    }
+}
+
+void SparseMetadata::undefined(SparsePattern p, const Source& src, unsigned nibble, int row, int chunk,
+                               const char* why) const {
+  const int w = chunk_columns(p);
+  throw Error(fmt::format("sparse metadata: lane {} nibble {} = {:#06b} (A row {}, K columns {}-{}): {}; the "
+                          "result is undefined",
+                          src.lane, src.nibble, nibble, row, chunk * w, chunk * w + w - 1, why));
+}
+
+void SparseMetadata::expand(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int k,
+                            const std::uint64_t* stored, std::uint64_t* logical) const {
+  const int w = chunk_columns(p), per = stored_per_chunk(p), half = k / 2;
+  std::fill(logical, logical + static_cast<std::ptrdiff_t>(rows) * k, 0);
+  for (int row = 0; row < rows; ++row)
+    for (int c = 0; c < chunks; ++c) {
+      const Source& src = source(sel, row, c);
+      const unsigned nibble = (meta[src.lane] >> (4 * src.nibble)) & 0xFU;
+      std::array<int, 4> cols{};
+      if (const char* why = chunk_columns(p, nibble, ordered, cols.data())) undefined(p, src, nibble, row, c, why);
+      for (int s = 0; s < per; ++s) logical[row * k + c * w + cols[static_cast<std::size_t>(s)]] = stored[row * half + c * per + s];
+    }
+}
+
+int SparseMetadata::logical_column(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel,
+                                   int row, int s) const {
+  const int per = stored_per_chunk(p), c = s / per;
+  const Source& src = source(sel, row, c);
+  const unsigned nibble = (meta[src.lane] >> (4 * src.nibble)) & 0xFU;
+  std::array<int, 4> cols{};
+  if (const char* why = chunk_columns(p, nibble, ordered, cols.data())) undefined(p, src, nibble, row, c, why);
+  return c * chunk_columns(p) + cols[static_cast<std::size_t>(s % per)];
+}
+
+SparseLibrary SparseLibrary::load(const std::string& path) {
+  const YamlFile f = YamlFile::load(path);
+  f.check_unique_keys();
+  SparseLibrary lib;
+  f.check_keys(f.root, {"patterns", "metadata"}, "the file");
+  const YAML::Node classes = f.root["metadata"];
+  f.check_keys(f.root["patterns"], {"2:4", "1:2", "4:8"}, "'patterns'");
+  for (const char* p : {"2:4", "1:2", "4:8"}) {
+    const YAML::Node n = f.root["patterns"][p];
+    const SparsePattern sp = p[0] == '2' ? SparsePattern::two_of_four : p[0] == '1' ? SparsePattern::one_of_two
+                                                                                    : SparsePattern::four_of_eight;
+    if (!n || f.get<int>(n, "chunk") != chunk_columns(sp) || f.get<int>(n, "stored") != stored_per_chunk(sp))
+      f.fail(n ? n : f.root["patterns"], fmt::format("pattern {} is {{chunk: {}, stored: {}}}", p, chunk_columns(sp),
+                                                     stored_per_chunk(sp)));
+  }
+  if (!classes || !classes.IsMap()) f.fail(f.root, "'metadata' maps a class name to its description");
+  static constexpr std::array<std::string_view, 5> kVars = {"lane", "g", "t", "n", "sel"};
+  for (const auto& kv : classes) {
+    const YAML::Node& d = kv.second;
+    SparseMetadata m;
+    m.name = kv.first.as<std::string>();
+    f.check_keys(d, {"selectors", "rows", "chunks", "lane", "row", "chunk"}, "metadata " + m.name);
+    m.selectors = f.get<int>(d, "selectors");
+    m.rows = f.get<int>(d, "rows");
+    m.chunks = f.get<int>(d, "chunks");
+    if (m.selectors < 1 || m.selectors > 4 || m.rows < 1 || m.rows > 64 || m.chunks < 1 || m.chunks > 64)
+      f.fail(d, fmt::format("metadata {}: selectors 1-4, rows and chunks 1-64", m.name));
+    try {
+      const Expr lane = Expr::compile(f.get<std::string>(d, "lane"), kVars);
+      const Expr row = Expr::compile(f.get<std::string>(d, "row"), kVars);
+      const Expr chunk = Expr::compile(f.get<std::string>(d, "chunk"), kVars);
+      m.build([&](int l, int n, int sel, int* r, int* c) {
+        const std::array<std::int64_t, 5> v = {l, l >> 2, l % 4, n, sel};
+        if (lane.eval(v) == 0) return false;
+        *r = static_cast<int>(row.eval(v));
+        *c = static_cast<int>(chunk.eval(v));
+        return true;
+      });
+    } catch (const Error& e) {
+      f.fail(kv.first, e.what());
+    }
+    lib.classes_.emplace(m.name, std::move(m));
+  }
+  return lib;
+}
+
+const SparseMetadata* SparseLibrary::find(std::string_view name) const {
+  const auto it = classes_.find(name);
+  return it == classes_.end() ? nullptr : &it->second;
+}
+
+}  // namespace ptxmma
