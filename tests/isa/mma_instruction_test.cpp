@@ -65,8 +65,9 @@ TEST(MmaInstruction, EveryGoldenVariantParses) {
 
 TEST(MmaCatalog, CountsMatchThePtxasSweep) {
   // 172 distinct dense qualifier strings assemble for some target, + 1 documented in PTX 9.1 only
-  // (mxf4nvf4 .scale_vec::4X with ue8m0); 94 of them on sm_90a (ptx-mma-catalog.md §1).
-  EXPECT_EQ(catalog().variants().size(), 173U);
+  // (mxf4nvf4 .scale_vec::4X with ue8m0); 94 of them on sm_90a (ptx-mma-catalog.md §1). Sparse:
+  // the 44 variants sm_90 runs, each as mma.sp and mma.sp::ordered_metadata (§3.1).
+  EXPECT_EQ(catalog().variants().size(), 173U + 88U);
   const int sm90a = *target_rank("sm_90a");
   int on_sm90a = 0;
   std::map<int, int> per_row;
@@ -74,8 +75,10 @@ TEST(MmaCatalog, CountsMatchThePtxasSweep) {
     on_sm90a += *target_rank(v.min_target) <= sm90a;
     ++per_row[v.row];
   }
-  EXPECT_EQ(on_sm90a, 94);
-  EXPECT_EQ(per_row.size(), 26U);
+  EXPECT_EQ(on_sm90a, 94 + 88);
+  EXPECT_EQ(per_row.size(), 26U + 11U);
+  EXPECT_EQ(per_row[301], 4);   // (f16, f32) x (sp, ordered_metadata)
+  EXPECT_EQ(per_row[307], 16);  // 4 type pairs x .satfinite x 2 spellings
   EXPECT_EQ(per_row[1], 12);   // 4 layouts x 3 (D, C)
   EXPECT_EQ(per_row[15], 8);   // 4 type pairs x with/without .satfinite
   EXPECT_EQ(per_row[20], 50);  // 25 type pairs x 2 accumulators
@@ -241,7 +244,11 @@ TEST(MmaInstruction, IllegalInstructionsSayWhatIsWrong) {
       {"mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc", "sm_75", "needs sm_80 or later; the target is sm_75"},
       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm_91",
        "unknown target 'sm_91' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120a)"},
-      {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm_90a", "sparse mma (mma.sp) is not supported yet"},
+      {"mma.sp.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", "sm_90a", "m16n8k8 does not take f16 inputs (its A types: tf32)"},
+      {"mma.sp.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc", "sm_90a",
+       "unknown shape .m16n8k256 (mma.sp shapes: m16n8k16, m16n8k32, m16n8k8, m16n8k64, m16n8k128)"},
+      {"mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32", "sm_80", "needs sm_89 or later; the target is sm_80"},
+      {"mma.sp.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm_90a", "expected mma.sp.sync.aligned"},
       {"mma.sync.m16n8k16.row.col.f32.f16.f16.f32", "sm_90a", "expected mma.sync.aligned"},
       {"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "sm_90a", "not an mma instruction (expected mma.sync.aligned...)"},
       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.", "sm_90a", "trailing '.'"},
@@ -309,8 +316,9 @@ class BrokenCatalogue : public ::testing::Test {
            ("ptxmma-catalogue-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_ / "mma");
-    std::filesystem::copy_file(std::string(PTXMMA_SOURCE_DIR) + "/configs/mma/layouts.yaml", dir_ / "mma/layouts.yaml",
-                               std::filesystem::copy_options::overwrite_existing);
+    for (const char* f : {"layouts.yaml", "sparse.yaml"})
+      std::filesystem::copy_file(std::string(PTXMMA_SOURCE_DIR) + "/configs/mma/" + f, dir_ / "mma" / f,
+                                 std::filesystem::copy_options::overwrite_existing);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 

@@ -47,7 +47,7 @@ void add_explain_command(CLI::App& app) {
     const GoldenCase c = read_golden_cases(*gv)[static_cast<std::size_t>(opts->case_index)];
     DotTrace trace;
     const std::uint64_t got = exec.explain({c.a, gv->words.a}, {c.b, gv->words.b}, {c.c, gv->words.c}, opts->problem,
-                                           opts->row, opts->col, trace);
+                                           opts->row, opts->col, trace, {c.e, gv->selector});
     const FragmentSlot& s = ld.slot(opts->problem, opts->row, opts->col);
     const int bits = element_bits(v.d, v.container);
     const std::uint32_t* lane = c.d.data() + static_cast<std::size_t>(s.lane) * gv->words.d;
