@@ -30,6 +30,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/snippet_options.hpp"
 #include "tools/ptxmma/register_view.hpp"
 #include "tools/vectors/operand_matrix.hpp"
 #include "tools/vectors/ptx_state.hpp"
@@ -282,30 +283,19 @@ class Debugger {
 
 void add_debug_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("debug", "step through a PTX kernel or snippet: breakpoints, registers, memory, matrices");
-  struct Opts {
-    std::string file, init, commands, entry, arch = "sm_90a";
+  struct Opts : SnippetOptions {
+    std::string commands;
     std::vector<std::string> as;
-    std::uint64_t max_steps = 1'000'000;
-    bool strict = false;
   };
   auto opts = std::make_shared<Opts>();
-  cmd->add_option("SNIPPET", opts->file, "a .ptx file: a kernel (.entry) or a bare instruction sequence")->required();
-  cmd->add_option("--init", opts->init, "initial state (docs/state-format.md)");
+  add_snippet_options(*cmd, *opts);
   cmd->add_option("--commands", opts->commands, "read the commands from FILE instead of the terminal");
   cmd->add_option("--as", opts->as, "show a register as another type in regs, e.g. %r1=e4m3x4 (repeatable)");
-  cmd->add_option("--entry", opts->entry, "the kernel to run when the file has several");
-  cmd->add_option("--arch", opts->arch, "rounding models of mma (configs/models/<arch>.yaml)");
-  cmd->add_option("--max-steps", opts->max_steps, "instructions per lane before the run stops (default 1000000)");
-  cmd->add_flag("--strict", opts->strict, "diagnostics (wgmma hazards, differing descriptors) are errors");
   cmd->callback([opts] {
-    ptx::ParseOptions po;
-    po.entry = opts->entry;
-    InterpreterOptions io;
-    io.arch = opts->arch;
-    io.max_steps = opts->max_steps;
-    io.strict = opts->strict;
-    const PtxState state = opts->init.empty() ? PtxState() : PtxState::load(opts->init);
-    state.configure(io);
+    const SnippetSetup setup = snippet_setup(*opts);
+    const ptx::ParseOptions& po = setup.parse;
+    const InterpreterOptions& io = setup.interp;
+    const PtxState& state = setup.state;
     std::ifstream script;
     if (!opts->commands.empty()) {
       script.open(opts->commands);

@@ -17,6 +17,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/snippet_options.hpp"
 #include "tools/ptxmma/register_view.hpp"
 #include "tools/vectors/operand_matrix.hpp"
 #include "tools/vectors/ptx_state.hpp"
@@ -70,15 +71,13 @@ nlohmann::json matrix_json(const OperandMatrix& om) {
 
 void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on the warps of one block and print the final registers");
-  struct Opts {
-    std::string file, init, lanes, warps, entry, arch = "sm_90a";
+  struct Opts : SnippetOptions {
+    std::string lanes, warps;
     std::vector<std::string> regs, as, dump_shared, matrix;
-    std::uint64_t max_steps = 1'000'000;
-    bool trace = false, strict = false, json = false;
+    bool trace = false, json = false;
   };
   auto opts = std::make_shared<Opts>();
-  cmd->add_option("SNIPPET", opts->file, "a .ptx file: a kernel (.entry) or a bare instruction sequence")->required();
-  cmd->add_option("--init", opts->init, "initial state: registers per lane, shared/global memory, parameters (docs/state-format.md)");
+  add_snippet_options(*cmd, *opts);
   cmd->add_option("--lanes", opts->lanes, "lanes to print, e.g. 0-3,8 (default: all)");
   cmd->add_option("--warps", opts->warps, "warps to print, e.g. 0,2 (default: all that ran)");
   cmd->add_option("--regs", opts->regs, "registers to print, e.g. %r1,%f2 or %r* (default: all)");
@@ -86,29 +85,21 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--matrix", opts->matrix,
                   "also print an mma/wgmma operand as its matrix: A, B, C or D of the last such instruction, or "
                   "D@LINE (repeatable)");
-  cmd->add_option("--entry", opts->entry, "the kernel to run when the file has several");
-  cmd->add_option("--arch", opts->arch, "rounding models of mma (configs/models/<arch>.yaml)");
-  cmd->add_option("--max-steps", opts->max_steps, "instructions per lane before the run stops (default 1000000)");
   cmd->add_option("--dump-shared", opts->dump_shared, "also print shared memory bytes OFFSET:LENGTH, e.g. 0:256");
   cmd->add_flag("--trace", opts->trace, "print each executed instruction: line, path mask, executing lanes");
-  cmd->add_flag("--strict", opts->strict, "diagnostics (wgmma hazards, differing descriptors) are errors");
   cmd->add_flag("--json", opts->json, "print the result as one JSON document instead");
   cmd->callback([opts] {
-    ptx::ParseOptions po;
-    po.entry = opts->entry;
-    InterpreterOptions io;
-    io.arch = opts->arch;
-    io.max_steps = opts->max_steps;
+    SnippetSetup setup = snippet_setup(*opts);
+    const ptx::ParseOptions& po = setup.parse;
+    InterpreterOptions& io = setup.interp;
+    const PtxState& state = setup.state;
     if (opts->trace && !opts->json) io.trace = &std::cout;
-    io.strict = opts->strict;
     const std::uint32_t lane_mask = parse_list(opts->lanes, "lane");
     const std::uint32_t warp_mask = parse_list(opts->warps, "warp");
     std::vector<std::pair<std::string, int>> matrices;
     for (const auto& s : opts->matrix) matrices.push_back(parse_matrix_spec(s));
     std::vector<std::pair<std::uint64_t, std::uint64_t>> dumps;
     for (const auto& d : opts->dump_shared) dumps.push_back(parse_range(d, "--dump-shared"));
-    const PtxState state = opts->init.empty() ? PtxState() : PtxState::load(opts->init);
-    state.configure(io);
     try {
       const ptx::Program prog = ptx::parse_ptx_file(opts->file, po);
       // What to show, checked before running.
