@@ -254,7 +254,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
       f.fail(n["instruction"], e.what());
     }
     c->v = c->ins.variant;
-    if (c->v->block_scale || c->v->container != Container::packed)
+    if (c->v->block_scale || c->v->container != Container::packed || c->v->sparse != Sparsity::dense)
       f.fail(n["instruction"], fmt::format("{}: matrices of this variant are not supported yet; use a snippet", text));
     try {
       c->model = &models_for(c->target).select(c->v->family, c->v->a, c->v->d);
