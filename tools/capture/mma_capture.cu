@@ -552,8 +552,9 @@ std::optional<Ty> parse_ty(const std::string& s) {
 
 struct Words {
   int a = 0, b = 0, c = 0, d = 0;
-  int total() const { return a + b + c + d; }
-  bool operator==(const Words& o) const { return a == o.a && b == o.b && c == o.c && d == o.d; }
+  int e = 0;  // sparse: the metadata register, between C and D in a record
+  int total() const { return a + b + c + e + d; }
+  bool operator==(const Words& o) const { return a == o.a && b == o.b && c == o.c && d == o.d && e == o.e; }
 };
 
 struct Variant {
@@ -564,11 +565,17 @@ struct Variant {
   int min_sm = 0;      // lowest compute capability (major*10+minor) the ISA allows
   int min_ptx = 0;     // lowest PTX ISA version, x10 (8.7 -> 87)
   bool known = true;   // false: taken from a manifest, not in the table
+  int sel = -1;        // sparse (mma.sp, mma.sp::ordered_metadata): the sparsity selector
+  bool ordered = false;
 };
 
-std::string file_name(const std::string& ptx) {
+std::string file_name(const Variant& v) {
+  if (v.sel >= 0) {  // sp.<shape...>.selS.bin, sp_ordered.<shape...>.selS.bin
+    const std::string rest = v.ptx.substr(v.ptx.find(".aligned.") + 9);
+    return (v.ordered ? "sp_ordered." : "sp.") + rest + ".sel" + std::to_string(v.sel) + ".bin";
+  }
   const std::string prefix = "mma.sync.aligned.";
-  return (starts_with(ptx, prefix) ? ptx.substr(prefix.size()) : ptx) + ".bin";
+  return (starts_with(v.ptx, prefix) ? v.ptx.substr(prefix.size()) : v.ptx) + ".bin";
 }
 
 // Words per lane, from shape and types (catalog §1): M*K/32, K*N/32, M*N/32 elements per lane,
@@ -663,6 +670,50 @@ const std::vector<Variant>& variant_table() {
   return table;
 }
 
+// The sparse variants sm_90 runs (catalog §3.1), each spelling and legal selector one entry; A is
+// the compressed M x K/2 operand, E one metadata word per lane.
+const std::vector<Variant>& sparse_table() {
+  static const std::vector<Variant> table = [] {
+    std::vector<Variant> t;
+    struct Row {
+      int k;
+      std::vector<Ty> ab;
+      std::vector<Ty> dc;  // D = C
+      bool sat;
+      int selectors, min_sm, min_ptx;
+    };
+    const std::vector<Row> rows = {
+        {16, {Ty::f16}, {Ty::f16, Ty::f32}, false, 4, 80, 71},  {32, {Ty::f16}, {Ty::f16, Ty::f32}, false, 2, 80, 71},
+        {16, {Ty::bf16}, {Ty::f32}, false, 4, 80, 71},          {32, {Ty::bf16}, {Ty::f32}, false, 2, 80, 71},
+        {8, {Ty::tf32}, {Ty::f32}, false, 4, 80, 71},           {16, {Ty::tf32}, {Ty::f32}, false, 2, 80, 71},
+        {32, {Ty::s8, Ty::u8}, {Ty::s32}, true, 2, 80, 71},     {64, {Ty::s8, Ty::u8}, {Ty::s32}, true, 1, 80, 71},
+        {64, {Ty::s4, Ty::u4}, {Ty::s32}, true, 2, 80, 71},     {128, {Ty::s4, Ty::u4}, {Ty::s32}, true, 1, 80, 71},
+        {64, {Ty::e4m3, Ty::e5m2}, {Ty::f32}, false, 1, 89, 84},
+    };
+    for (bool ordered : {false, true})
+      for (const Row& r : rows)
+        for (Ty a : r.ab)
+          for (Ty b : r.ab) {
+            if (r.ab.size() == 1 && a != b) continue;
+            for (Ty d : r.dc)
+              for (const char* sat : r.sat ? std::vector<const char*>{"", "satfinite."} : std::vector<const char*>{""})
+                for (int sel = 0; sel < r.selectors; ++sel) {
+                  Variant v = make_variant(std::string(ordered ? "mma.sp::ordered_metadata" : "mma.sp") +
+                                               ".sync.aligned." + shape_name(16, 8, r.k) + ".row.col." + sat +
+                                               info(d).name + "." + info(a).name + "." + info(b).name + "." + info(d).name,
+                                           16, 8, r.k, a, b, d, d, r.min_sm, ordered ? 85 : r.min_ptx);
+                  v.w.a = 16 * (r.k / 2) / 32 * info(a).bits / 32;
+                  v.w.e = 1;
+                  v.sel = sel;
+                  v.ordered = ordered;
+                  t.push_back(v);
+                }
+          }
+    return t;
+  }();
+  return table;
+}
+
 // Canonical spelling for table look-up: the f64 rounding token and .satfinite go right after the
 // layouts (ptxas accepts them also as the last token); an explicit .rn is the default.
 std::string canonical(const std::string& ptx) {
@@ -685,7 +736,12 @@ std::string canonical(const std::string& ptx) {
   return o;
 }
 
-std::optional<Variant> lookup(const std::string& ptx) {
+std::optional<Variant> lookup(const std::string& ptx, int sel = -1) {
+  if (sel >= 0) {  // sparse: the spelling as the table has it
+    for (const auto& v : sparse_table())
+      if (v.ptx == ptx && v.sel == sel) return v;
+    return std::nullopt;
+  }
   const std::string c = canonical(ptx);
   for (const auto& v : variant_table())
     if (v.ptx == c) {
@@ -891,7 +947,27 @@ void gen_operand(Rng& r, const std::string& fam, Ty ty, Role role, int K, int wo
   }
 }
 
-// The case record layout of the .bin file: case, lane, then A, B, C, D words.
+// A metadata word whose every nibble is defined for the variant (catalog §3.3): tf32 0b0100 or
+// 0b1110; else two different 2-bit indices, in increasing order for sp::ordered_metadata and in
+// either order for plain .sp. Every lane gets one: which lanes the hardware reads is not assumed.
+std::uint32_t gen_metadata(Rng& r, const Variant& v) {
+  std::uint32_t w = 0;
+  for (int q = 0; q < 8; ++q) {
+    std::uint32_t nib;
+    if (v.ta == Ty::tf32) {
+      nib = r.below(2) ? 0xEu : 0x4u;
+    } else {
+      std::uint32_t i0 = static_cast<std::uint32_t>(r.below(4)), i1 = static_cast<std::uint32_t>(r.below(3));
+      i1 += i1 >= i0;
+      if (v.ordered && i0 > i1) std::swap(i0, i1);
+      nib = i0 | (i1 << 2);
+    }
+    w |= nib << (4 * q);
+  }
+  return w;
+}
+
+// The case record layout of the .bin file: case, lane, then A, B, C, (sparse: E,) D words.
 std::vector<std::uint32_t> generate_cases(const Variant& v, int cases, std::uint64_t seed,
                                           const std::vector<std::string>& fams) {
   const int rec = v.w.total();
@@ -905,6 +981,7 @@ std::vector<std::uint32_t> generate_cases(const Variant& v, int cases, std::uint
       gen_operand(r, fam, v.ta, Role::AB, v.k, v.w.a, p);
       gen_operand(r, fam, v.tb, Role::AB, v.k, v.w.b, p + v.w.a);
       gen_operand(r, fam, v.tc, Role::C, v.k, v.w.c, p + v.w.a + v.w.b);
+      if (v.w.e) p[v.w.a + v.w.b + v.w.c] = gen_metadata(r, v);
     }
   }
   return buf;
@@ -962,11 +1039,12 @@ struct Operand {
 
 std::string make_ptx(const Variant& v, const std::string& target, int ptx_version) {
   const int rec = v.w.total();
-  const Operand ops[4] = {
+  const Operand ops[5] = {
       {"%ra", reg_kind(v.ta, false), v.w.a, 0},
       {"%rb", reg_kind(v.tb, false), v.w.b, v.w.a},
       {"%rc", reg_kind(v.tc, true), v.w.c, v.w.a + v.w.b},
-      {"%rdd", reg_kind(v.td, true), v.w.d, v.w.a + v.w.b + v.w.c},
+      {"%rdd", reg_kind(v.td, true), v.w.d, v.w.a + v.w.b + v.w.c + v.w.e},
+      {"%re", RegKind::B32, v.w.e, v.w.a + v.w.b + v.w.c},  // sparse metadata (0 words when dense)
   };
   for (const auto& o : ops)
     if (o.kind == RegKind::F64 && o.words % 2 != 0) fail(v.ptx + ": an f64 operand needs an even word count");
@@ -974,11 +1052,12 @@ std::string make_ptx(const Variant& v, const std::string& target, int ptx_versio
   std::ostringstream s;
   s << "// generated by mma_capture: one warp per case, each lane loads its A, B, C words, runs the\n"
     << "// instruction once and stores its D words. Record: " << rec << " words per lane (A " << v.w.a << ", B "
-    << v.w.b << ", C " << v.w.c << ", D " << v.w.d << ").\n";
+    << v.w.b << ", C " << v.w.c << (v.w.e ? ", E 1" : "") << ", D " << v.w.d << ").\n";
   s << ".version " << ptx_version / 10 << "." << ptx_version % 10 << "\n.target " << target << "\n.address_size 64\n\n";
   s << ".visible .entry mma_capture_kernel(\n    .param .u64 p_buf,\n    .param .u32 p_cases)\n{\n";
   s << "    .reg .pred %p<2>;\n    .reg .b32 %r<8>;\n    .reg .b64 %ad<4>;\n    .reg .b32 %t<2>;\n";
   for (const auto& o : ops) {
+    if (!o.words) continue;
     const char* ty = o.kind == RegKind::F64 ? ".f64" : o.kind == RegKind::F32 ? ".f32" : ".b32";
     s << "    .reg " << ty << " " << o.name << "<" << o.regs() << ">;\n";
   }
@@ -992,7 +1071,7 @@ std::string make_ptx(const Variant& v, const std::string& target, int ptx_versio
 
   // 64-bit accesses only where the address is 8-byte aligned (buffer aligned, even record, even offset).
   auto aligned64 = [&](int word) { return rec % 2 == 0 && word % 2 == 0; };
-  for (int i = 0; i < 3; ++i) {
+  for (int i : {0, 1, 2, 4}) {
     const auto& o = ops[i];
     for (int r = 0; r < o.regs(); ++r) {
       if (o.kind == RegKind::F64) {
@@ -1015,7 +1094,8 @@ std::string make_ptx(const Variant& v, const std::string& target, int ptx_versio
     return l + "}";
   };
   s << "\n    " << v.ptx << "\n        " << list(ops[3]) << ",\n        " << list(ops[0]) << ",\n        "
-    << list(ops[1]) << ",\n        " << list(ops[2]) << ";\n\n";
+    << list(ops[1]) << ",\n        " << list(ops[2])
+    << (v.sel >= 0 ? ",\n        %re0, " + std::to_string(v.sel) : std::string()) << ";\n\n";
   const auto& d = ops[3];
   for (int r = 0; r < d.regs(); ++r) {
     if (d.kind == RegKind::F64) {
@@ -1223,6 +1303,9 @@ Mode 1, generate inputs and capture:
     --families  comma list (default bits,narrow,wide,special,cancel,intlike); known:
               bits narrow wide special cancel intlike align bigsmall subnormal overflow cbig ctiny tf32junk
     --set NAME  the manifest's "set" (default: the last component of DIR)
+    --sparse  the sparse variants instead (mma.sp and mma.sp::ordered_metadata, catalog §3.1): one entry
+              per legal sparsity selector, a metadata word per lane after C whose every nibble is
+              defined (docs/hardware/mma-sp-sm90.md); VARIANT then names a sparse instruction
 
 Mode 2, re-run an existing set's inputs:
   mma_capture --rerun IN_DIR --out DIR [--set NAME]
@@ -1240,7 +1323,8 @@ Common options:
                     inputs to run later with --rerun on a GPU. Use with --dump-ptx to check PTX offline.
   --force           write into DIR even if it already holds a manifest.json
   --verbose         print the JIT's info log
-  --list            print the variant table (instruction, words a/b/c/d, types, min sm, min PTX) and exit
+  --list            print the variant table (instruction, words a/b/c/d, types, min sm, min PTX) and exit;
+                    with --sparse the sparse one (one line per selector)
   --help            this text
 
 Build: nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o build-capture/mma_capture tools/capture/mma_capture.cu -lcuda
@@ -1254,7 +1338,7 @@ struct Options {
   bool seed_given = false;
   std::vector<std::string> families = kDefaultFamilies;
   bool families_given = false;
-  bool all = false, no_gpu = false, force = false, verbose = false, list = false;
+  bool all = false, no_gpu = false, force = false, verbose = false, list = false, sparse = false;
   int device = 0;
   std::vector<std::string> variants;
 };
@@ -1301,6 +1385,8 @@ Options parse_args(int argc, char** argv) {
         if (!known_family(f)) fail("--families: unknown family '" + f + "' (see --help)");
     } else if (a == "--all") {
       o.all = true;
+    } else if (a == "--sparse") {
+      o.sparse = true;
     } else if (a == "--device") {
       o.device = static_cast<int>(parse_int(a, next(), 0, 1023));
     } else if (a == "--target") {
@@ -1331,6 +1417,7 @@ Options parse_args(int argc, char** argv) {
   if (!o.rerun.empty()) {
     if (o.all || !o.variants.empty()) fail("--rerun takes no variants and no --all: it runs the set's own");
     if (o.families_given || o.seed_given) fail("--rerun takes no --families or --seed: the inputs come from the set");
+    if (o.sparse) fail("--rerun takes no --sparse: the set's manifest says which entries are sparse");
   } else {
     if (o.all == !o.variants.empty()) fail("give either --all or one or more VARIANTs (see --help)");
   }
@@ -1376,14 +1463,18 @@ Variant variant_from_manifest(const JVal& e, const std::string& where) {
     return static_cast<int>(parse_int(where + ": " + k, x->text, lo, hi));
   };
   const std::string ptx = str(e, "ptx");
-  if (!starts_with(ptx, "mma.sync.aligned.") && !starts_with(ptx, "mma.sync."))
+  const JVal* sp = e.find("sparse");
+  const int sel = sp && sp->kind == JVal::Obj ? num(*sp, "selector", 0, 3) : -1;
+  if (sel < 0 && !starts_with(ptx, "mma.sync.aligned.") && !starts_with(ptx, "mma.sync."))
     fail(where + ": '" + ptx + "' is not a warp-level mma.sync instruction");
-  if (ptx.find("block_scale") != std::string::npos || ptx.find(".sp") != std::string::npos)
-    fail(where + ": '" + ptx + "': sparse and block-scaled mma take extra operands; not supported here");
+  if (ptx.find("block_scale") != std::string::npos)
+    fail(where + ": '" + ptx + "': block-scaled mma takes extra operands; not supported here");
   const JVal* w = e.find("words");
   if (!w || w->kind != JVal::Obj) fail(where + ": missing object 'words'");
   Words words{num(*w, "a", 0, 64), num(*w, "b", 0, 64), num(*w, "c", 0, 64), num(*w, "d", 1, 64)};
-  std::optional<Variant> known = lookup(ptx);
+  if (sel >= 0) words.e = num(*w, "e", 1, 1);
+  std::optional<Variant> known = lookup(ptx, sel);
+  if (sel >= 0 && !known) fail(where + ": '" + ptx + "' with selector " + std::to_string(sel) + " is not a sparse variant of the table");
   Variant v;
   if (known) {
     v = *known;
@@ -1450,7 +1541,7 @@ struct Runner {
     const int ver = choose_ptx_version(o, v, target, gpu);
     const std::string text = make_ptx(v, target, ver);
     if (!o.dump_ptx.empty()) {
-      const std::string f = file_name(v.ptx);
+      const std::string f = file_name(v);
       const std::string path = join_path(o.dump_ptx, f.substr(0, f.size() - 4) + ".ptx");
       write_bytes(path, text.data(), text.size());
     }
@@ -1483,27 +1574,34 @@ struct Runner {
   static JVal entry(const Variant& v, int cases) {
     JVal e = JVal::object();
     e.set("ptx", JVal::str(v.ptx));
-    e.set("file", JVal::str(file_name(v.ptx)));
+    e.set("file", JVal::str(file_name(v)));
     e.set("cases", JVal::num(cases));
     JVal w = JVal::object();
     w.set("a", JVal::num(v.w.a));
     w.set("b", JVal::num(v.w.b));
     w.set("c", JVal::num(v.w.c));
+    if (v.w.e) w.set("e", JVal::num(v.w.e));
     w.set("d", JVal::num(v.w.d));
     e.set("words", w);
     JVal t = JVal::object();
     t.set("a", JVal::str(info(v.ta).name));
     t.set("b", JVal::str(info(v.tb).name));
     t.set("c", JVal::str(info(v.tc).name));
+    if (v.w.e) t.set("e", JVal::str("b32"));
     t.set("d", JVal::str(info(v.td).name));
     e.set("types", t);
+    if (v.sel >= 0) {
+      JVal sp = JVal::object();
+      sp.set("selector", JVal::num(v.sel));
+      e.set("sparse", sp);
+    }
     return e;
   }
 
   int mode1() {
     std::vector<Variant> vars;
     if (o.all) {
-      for (const auto& v : variant_table()) {
+      for (const auto& v : o.sparse ? sparse_table() : variant_table()) {
         if (gpu.active && gpu.cc() < v.min_sm) {
           std::cerr << "skip " << v.ptx << ": needs " << sm_label(v.min_sm) << "\n";
           continue;
@@ -1513,12 +1611,21 @@ struct Runner {
     } else {
       std::set<std::string> seen;
       for (const auto& s : o.variants) {
-        auto v = lookup(s);
-        if (!v) fail("unknown variant '" + s + "': not a dense mma.sync.aligned variant of sm_90 (see --list)");
-        if (gpu.active && gpu.cc() < v->min_sm)
-          fail(s + " needs " + sm_label(v->min_sm) + "; this device is " + gpu.sm());
-        if (!seen.insert(file_name(v->ptx)).second) fail("variant given twice: " + s);
-        vars.push_back(*v);
+        std::vector<Variant> found;
+        if (o.sparse) {  // every selector of the sparse variant
+          for (int sel = 0; sel < 4; ++sel)
+            if (auto v = lookup(s, sel)) found.push_back(*v);
+        } else if (auto v = lookup(s)) {
+          found.push_back(*v);
+        }
+        if (found.empty())
+          fail("unknown variant '" + s + "': not a" + (o.sparse ? " sparse" : " dense mma.sync.aligned") +
+               " variant of sm_90 (see --list)");
+        for (const Variant& v : found) {
+          if (gpu.active && gpu.cc() < v.min_sm) fail(s + " needs " + sm_label(v.min_sm) + "; this device is " + gpu.sm());
+          if (!seen.insert(file_name(v)).second) fail("variant given twice: " + s);
+          vars.push_back(v);
+        }
       }
     }
     prepare_out(o);
@@ -1541,7 +1648,7 @@ struct Runner {
     for (const auto& v : vars) {
       std::vector<std::uint32_t> buf = generate_cases(v, o.cases, o.seed, o.families);
       if (!capture(v, buf, o.cases, o.all)) continue;
-      if (!o.out.empty()) write_words(join_path(o.out, file_name(v.ptx)), buf);
+      if (!o.out.empty()) write_words(join_path(o.out, file_name(v)), buf);
       entries.arr.push_back(entry(v, o.cases));
       ++done;
       std::cerr << "  " << v.ptx << ": " << o.cases << " cases\n";
@@ -1740,7 +1847,7 @@ struct Runner {
     long long total_diff = 0, total_words = 0;
     for (auto& it : items) {
       const int rec = it.v.w.total();
-      const int doff = it.v.w.a + it.v.w.b + it.v.w.c;
+      const int doff = it.v.w.a + it.v.w.b + it.v.w.c + it.v.w.e;
       std::vector<std::uint32_t> buf = it.in;
       for (std::size_t l = 0; l < buf.size() / rec; ++l)  // D is output only: do not pass the old D in
         for (int j = 0; j < it.v.w.d; ++j) buf[l * rec + doff + j] = 0;
@@ -1769,11 +1876,13 @@ struct Runner {
   }
 };
 
-void print_list() {
-  for (const auto& v : variant_table()) {
-    std::printf("%-64s a/b/c/d %2d/%2d/%2d/%2d  %s.%s.%s.%s  min %s, PTX %d.%d\n", v.ptx.c_str(), v.w.a, v.w.b, v.w.c,
+void print_list(bool sparse) {
+  for (const auto& v : sparse ? sparse_table() : variant_table()) {
+    std::printf("%-64s a/b/c/d %2d/%2d/%2d/%2d  %s.%s.%s.%s  min %s, PTX %d.%d", v.ptx.c_str(), v.w.a, v.w.b, v.w.c,
                 v.w.d, info(v.ta).name, info(v.tb).name, info(v.tc).name, info(v.td).name, sm_label(v.min_sm).c_str(),
                 v.min_ptx / 10, v.min_ptx % 10);
+    if (v.sel >= 0) std::printf("  selector %d", v.sel);
+    std::printf("\n");
   }
 }
 
@@ -1784,7 +1893,7 @@ int main(int argc, char** argv) {
   try {
     run.o = parse_args(argc, argv);
     if (run.o.list) {
-      print_list();
+      print_list(run.o.sparse);
       return 0;
     }
     run.start();
