@@ -51,16 +51,21 @@ void MmaExecutor::check_sparse(SparseInput e) const {
 
 DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                                 std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const {
-  const int k = v_.shape.k;
-  for (int i = 0; i < k; ++i) b_codes[i] = element(*v_.lb, v_.b, b, problem, i, col);
+  int k = v_.shape.k;
   if (v_.sparse == Sparsity::dense) {
-    for (int i = 0; i < k; ++i) a_codes[i] = element(*v_.la, v_.a, a, problem, row, i);
-  } else {
+    for (int i = 0; i < k; ++i) {
+      a_codes[i] = element(*v_.la, v_.a, a, problem, row, i);
+      b_codes[i] = element(*v_.lb, v_.b, b, problem, i, col);
+    }
+  } else {  // a dense dot of the K/2 stored elements with the B rows the metadata picks
     check_sparse(e);
-    std::fill(a_codes, a_codes + k, 0);
-    for (int s = 0; s < k / 2; ++s)
-      a_codes[v_.metadata->logical_column(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, s)] =
-          element(*v_.la, v_.a, a, problem, row, s);
+    k /= 2;
+    std::vector<int> cols(static_cast<std::size_t>(k));
+    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, cols.data());
+    for (int s = 0; s < k; ++s) {
+      a_codes[s] = element(*v_.la, v_.a, a, problem, row, s);
+      b_codes[s] = element(*v_.lb, v_.b, b, problem, cols[static_cast<std::size_t>(s)], col);
+    }
   }
   DotRequest r;
   r.a = v_.a;
@@ -77,11 +82,19 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
   return r;
 }
 
+namespace {
+
+// Sparse variants run one A row at a time: K/2 stored elements against the B rows they pick.
+TileSpec tile_spec(const MmaVariant& v, MmaOptions o) {
+  const bool sparse = v.sparse != Sparsity::dense;
+  return TileSpec{v.a,          v.b, v.c, v.d, sparse ? 1 : v.shape.m, v.shape.n, sparse ? v.shape.k / 2 : v.shape.k,
+                  o.rounding, o.satfinite, v.bitop};
+}
+
+}  // namespace
+
 MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
-    : v_(v),
-      m_(m),
-      o_(o),
-      kernel_(m, TileSpec{v.a, v.b, v.c, v.d, v.shape.m, v.shape.n, v.shape.k, o.rounding, o.satfinite, v.bitop}) {
+    : v_(v), m_(m), o_(o), kernel_(m, tile_spec(v, o)) {
   const Shape s = v.shape;
   const bool sparse = v.sparse != Sparsity::dense;
   a_src_ = sources(*v.la, v.a, s.m, sparse ? s.k / 2 : s.k, false);
@@ -95,9 +108,10 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
     b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
     halves_.resize(2 * std::max(a_codes_.size(), b_codes_.size()));
   } else if (sparse) {
-    a_stored_.resize(a_src_.size());
-    a_codes_.resize(a_src_.size() * 2);
+    a_codes_.resize(a_src_.size());
     b_codes_.resize(b_src_.size());
+    b_row_.resize(b_src_.size() / 2);
+    columns_.resize(static_cast<std::size_t>(s.k / 2));
   } else {
     a_codes_.resize(a_src_.size());
     b_codes_.resize(b_src_.size());
@@ -216,9 +230,7 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
     gather_bits(b_runs_, b, halves_, b_codes_);
   } else if (v_.sparse != Sparsity::dense) {
     check_sparse(e);
-    gather(a_src_, v_.a, a, a_stored_);
-    v_.metadata->expand(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, v_.shape.k, a_stored_.data(),
-                        a_codes_.data());
+    gather(a_src_, v_.a, a, a_codes_);
     gather(b_src_, v_.b, b, b_codes_);
   } else if (!words) {
     gather(a_src_, v_.a, a, a_codes_);
@@ -236,6 +248,9 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
   const auto cd_step = static_cast<std::size_t>(s.m * s.n);
   const auto problems = static_cast<std::size_t>(v_.ld->problems);
+  if (v_.sparse != Sparsity::dense) {
+    run_sparse(e);
+  } else {
   for (int p = 0; p < v_.ld->problems; ++p) {
     const auto up = static_cast<std::size_t>(p);
     if (packed)
@@ -246,6 +261,7 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
                         &d_codes_[up * cd_step]);
     else
       kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+  }
   }
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
@@ -272,6 +288,19 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
       d[dst.word] = (d[dst.word] & ~(mask << dst.shift)) |
                     ((static_cast<std::uint32_t>(container_of(di, code)) & mask) << dst.shift);
     }
+  }
+}
+
+void MmaExecutor::run_sparse(SparseInput e) const {
+  const int m = v_.shape.m, n = v_.shape.n, k = v_.shape.k, half = k / 2;
+  for (int row = 0; row < m; ++row) {
+    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, columns_.data());
+    for (int j = 0; j < n; ++j)
+      for (int s = 0; s < half; ++s)
+        b_row_[static_cast<std::size_t>(j * half + s)] = b_codes_[static_cast<std::size_t>(j * k + columns_[static_cast<std::size_t>(s)])];
+    const auto r = static_cast<std::size_t>(row);
+    kernel_.run(&a_codes_[r * static_cast<std::size_t>(half)], b_row_.data(), &c_codes_[r * static_cast<std::size_t>(n)],
+                &d_codes_[r * static_cast<std::size_t>(n)]);
   }
 }
 

@@ -44,8 +44,9 @@ class MmaExecutor {
   MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o);
   // Gathers the element codes through the layouts (b1: whole runs of bits), runs the model's
   // tile kernel per problem and scatters D. Uses scratch space of its own: one executor per thread.
-  // A sparse variant places A's stored elements in the logical K by `e`; an undefined metadata
-  // nibble or selector is an Error.
+  // A sparse variant is, per A row, a dense dot of its K/2 stored elements with the B rows the
+  // metadata `e` picks (B's other rows are not read: an Inf there makes no NaN); an undefined
+  // metadata nibble or selector is an Error.
   void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e = {}) const;
   // One output element with its steps (explain); d unchanged.
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
@@ -79,6 +80,7 @@ class MmaExecutor {
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                      std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const;
   void check_sparse(SparseInput e) const;
+  void run_sparse(SparseInput e) const;
   const MmaVariant& v_;
   const Model& m_;
   MmaOptions o_;
@@ -89,7 +91,8 @@ class MmaExecutor {
   std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
   mutable TileKernel kernel_;            // one problem
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
-  mutable std::vector<std::uint64_t> a_stored_;  // sparse: A's stored elements, before placing
+  mutable std::vector<std::uint64_t> b_row_;  // sparse: B's rows picked by one A row's metadata
+  mutable std::vector<int> columns_;          // sparse: their logical K
   mutable std::vector<std::uint32_t> halves_;  // packed bits as 32-bit halves (gather_bits)
 };
 

@@ -66,28 +66,16 @@ void SparseMetadata::undefined(SparsePattern p, const Source& src, unsigned nibb
                           src.lane, src.nibble, nibble, row, chunk * w, chunk * w + w - 1, why));
 }
 
-void SparseMetadata::expand(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int k,
-                            const std::uint64_t* stored, std::uint64_t* logical) const {
-  const int w = chunk_columns(p), per = stored_per_chunk(p), half = k / 2;
-  std::fill(logical, logical + static_cast<std::ptrdiff_t>(rows) * k, 0);
-  for (int row = 0; row < rows; ++row)
-    for (int c = 0; c < chunks; ++c) {
-      const Source& src = source(sel, row, c);
-      const unsigned nibble = (meta[src.lane] >> (4 * src.nibble)) & 0xFU;
-      std::array<int, 4> cols{};
-      if (const char* why = chunk_columns(p, nibble, ordered, cols.data())) undefined(p, src, nibble, row, c, why);
-      for (int s = 0; s < per; ++s) logical[row * k + c * w + cols[static_cast<std::size_t>(s)]] = stored[row * half + c * per + s];
-    }
-}
-
-int SparseMetadata::logical_column(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel,
-                                   int row, int s) const {
-  const int per = stored_per_chunk(p), c = s / per;
-  const Source& src = source(sel, row, c);
-  const unsigned nibble = (meta[src.lane] >> (4 * src.nibble)) & 0xFU;
-  std::array<int, 4> cols{};
-  if (const char* why = chunk_columns(p, nibble, ordered, cols.data())) undefined(p, src, nibble, row, c, why);
-  return c * chunk_columns(p) + cols[static_cast<std::size_t>(s % per)];
+void SparseMetadata::row_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
+                                 int* cols) const {
+  const int w = chunk_columns(p), per = stored_per_chunk(p);
+  for (int c = 0; c < chunks; ++c) {
+    const Source& src = source(sel, row, c);
+    const unsigned nibble = (meta[src.lane] >> (4 * src.nibble)) & 0xFU;
+    int* at = cols + c * per;
+    if (const char* why = chunk_columns(p, nibble, ordered, at)) undefined(p, src, nibble, row, c, why);
+    for (int s = 0; s < per; ++s) at[s] += c * w;
+  }
 }
 
 SparseLibrary SparseLibrary::load(const std::string& path) {

@@ -50,14 +50,11 @@ class SparseMetadata {
     check_complete(seen);
   }
 
-  // The logical A (rows x k codes, row-major, zero where nothing is stored) from the stored
-  // codes (rows x k/2, row-major) and the 32 lanes' metadata words. Throws Error naming the
-  // lane, nibble, row and columns of an undefined nibble.
-  void expand(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int k,
-              const std::uint64_t* stored, std::uint64_t* logical) const;
-  // The logical column of stored element `s` of `row` (explain).
-  [[nodiscard]] int logical_column(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel,
-                                   int row, int s) const;
+  // The logical K column of each of the k/2 stored elements of `row` (cols[s], s = 0 .. k/2-1,
+  // increasing chunks), from the 32 lanes' metadata words. Throws Error naming the lane, nibble,
+  // row and columns of an undefined nibble.
+  void row_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
+                   int* cols) const;
 
  private:
   void place(int sel, int lane, int n, int row, int chunk, std::vector<bool>& seen);

@@ -1,4 +1,4 @@
-// The golden sets captured on an H200 replay bit for bit.
+// The golden sets captured on an H200 (and the sparse ones on an H100) replay bit for bit.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -29,6 +29,12 @@ TEST(GoldenReplay, H200AdversarialCases) { expect_clean_replay("mma-sm90-adversa
 // tools/capture/probes-sm90.yaml (docs/hardware/probes-sm90.md).
 TEST(GoldenReplay, H200F64DirectedRounding) { expect_clean_replay("mma-sm90-f64-directed", 9); }
 TEST(GoldenReplay, H200Probes) { expect_clean_replay("probes-sm90", 12); }
+// Sparse mma.sp / mma.sp::ordered_metadata, every variant, spelling and selector sm_90 runs,
+// captured on an H100 by mma_capture --sparse (docs/hardware/mma-sp-sm90.md).
+TEST(GoldenReplay, H100SparseCases) { expect_clean_replay("mma-sp-sm90", 152); }
+TEST(GoldenReplay, H100SparseCorners) { expect_clean_replay("mma-sp-sm90-corners", 152); }
+// B's rows that the metadata does not select are not read: +Inf there leaves D finite.
+TEST(GoldenReplay, H100SparseUnselectedBRows) { expect_clean_replay("probes-sp-sm90", 1); }
 
 // Parallel replay reports exactly what a single thread reports.
 TEST(GoldenReplay, SameReportForAnyNumberOfJobs) {
