@@ -384,7 +384,8 @@ def golden(path):
 
 def golden_cases(path, variant):
     """Every case of one variant (its index or instruction) as arrays: mma sets a, b, c, d of shape
-    (cases, 32, words); wgmma sets also desc_a, desc_b, scale_d, smem_base and image."""
+    (cases, 32, words), sparse entries also e (the metadata words) and selector; wgmma sets also
+    desc_a, desc_b, scale_d, smem_base and image."""
     path = _path(path)
     if isinstance(variant, str):
         names = [v["instruction"] for v in _c.golden_manifest(path)["variants"]]

@@ -171,6 +171,10 @@ nb::dict golden_cases(const std::string& path, int index) {
   out["b"] = stack(cs, &GoldenCase::b, 32, v.words.b);
   out["c"] = stack(cs, &GoldenCase::c, 32, v.words.c);
   out["d"] = stack(cs, &GoldenCase::d, 32, v.words.d);
+  if (v.selector >= 0) {  // sparse: the metadata words and the selector
+    out["e"] = stack(cs, &GoldenCase::e, 32, v.words.e);
+    out["selector"] = v.selector;
+  }
   return out;
 }
 

@@ -55,6 +55,10 @@ const MmaVariant& matrix_variant(const PreparedMma& p) {
     throw Error(fmt::format("{}: block-scaled mma takes scale operands: matrices of it are not supported; run it "
                             "with Warp.run",
                             p.ins.text));
+  if (v.sparse != Sparsity::dense)
+    throw Error(fmt::format("{}: sparse mma takes a metadata register and a selector: matrices of it are not "
+                            "supported; run it with Warp.run",
+                            p.ins.text));
   return v;
 }
 

@@ -8,7 +8,8 @@ import pytest
 import ptxmma
 from conftest import DATA
 
-SETS = ["mma-sm90-h200", "mma-sm90-adversarial", "mma-sm90-f64-directed", "probes-sm90", "wgmma-sm90"]
+SETS = ["mma-sm90-h200", "mma-sm90-adversarial", "mma-sm90-f64-directed", "probes-sm90", "wgmma-sm90",
+        "mma-sp-sm90", "probes-sp-sm90"]
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -90,3 +91,13 @@ def test_explain_matches_cli(cli):
     assert r.same and r.bits == r.gpu_bits
     assert [f"  {s}" for s in r.steps] == text.splitlines()[1:-1]
     assert f"result {r.bits:#x} ({r.value})" in text
+
+
+def test_sparse_cases_carry_metadata_and_matrices_refuse_sparse():
+    path = DATA / "probes-sp-sm90"
+    cs = ptxmma.golden_cases(path, 0)
+    assert cs.selector == 0 and cs.e.shape == (3, 32, 1)
+    assert int(cs.e[0, 0, 0]) == 0x44444444
+    instr = ptxmma.golden(path).variants[0].instruction
+    with pytest.raises(ValueError, match="sparse mma takes a metadata register"):
+        ptxmma.mma(instr, np.zeros((16, 8), np.float16), np.zeros((16, 8), np.float16))

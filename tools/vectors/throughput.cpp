@@ -38,6 +38,8 @@ Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19
     MmaExecutor exec;
     std::vector<std::uint32_t> a, b, c, d;
     int wa, wb, wc;
+    // Sparse: indices 0 and 1 in every chunk (0b0100), defined for every pattern and spelling.
+    std::vector<std::uint32_t> meta = std::vector<std::uint32_t>(32, 0x44444444U);
   };
   auto s = std::make_shared<State>(State{MmaExecutor(v, model, MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite}),
                                          random_operand(*v.la, v.a, v.container, rng),
@@ -46,8 +48,9 @@ Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19
                                          std::vector<std::uint32_t>(static_cast<std::size_t>(32 * words_per_lane(*v.ld, v.d, v.container))),
                                          words_per_lane(*v.la, v.a, v.container), words_per_lane(*v.lb, v.b, v.container),
                                          words_per_lane(*v.lc, v.c, v.container)});
-  mnk = static_cast<long>(v.shape.m) * v.shape.n * v.shape.k * v.ld->problems;
-  return [s] { s->exec.run({s->a, s->wa}, {s->b, s->wb}, {s->c, s->wc}, s->d); };
+  mnk = static_cast<long>(v.shape.m) * v.shape.n * (v.sparse == Sparsity::dense ? v.shape.k : v.shape.k / 2) *
+        v.ld->problems;
+  return [s] { s->exec.run({s->a, s->wa}, {s->b, s->wb}, {s->c, s->wc}, s->d, {s->meta, 0}); };
 }
 
 // A and B K-major without swizzle: 8-row core matrices of 16-byte rows, LBO 128 (the next 16
