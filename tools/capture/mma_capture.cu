@@ -1664,6 +1664,24 @@ struct Runner {
     return 0;
   }
 
+  // A re-run's manifest: the input set's, named rerun_of, with this machine's device fields.
+  void rerun_manifest(JVal& m) {
+    const JVal* old_set = m.find("set");
+    if (old_set && old_set->kind == JVal::Str) m.set_before("rerun_of", JVal::str(old_set->text), "variants");
+    if (!o.set.empty()) m.set("set", JVal::str(o.set));
+    else if (!o.out.empty()) m.set("set", JVal::str(base_name(o.out)));
+    header(m);
+    extras(m);
+  }
+  void finish_rerun(const JVal& m, std::size_t n, const char* what, bool compared, long long diff, long long words) {
+    if (!o.out.empty()) {
+      const std::string text = json_manifest(m);
+      write_bytes(join_path(o.out, "manifest.json"), text.data(), text.size());
+      std::cerr << "wrote " << n << " " << what << " to " << o.out << "\n";
+    }
+    if (compared) std::cerr << "in all " << diff << " of " << words << " D words differ from " << o.rerun << "\n";
+  }
+
   // --rerun of a wgmma set: every entry's cases on this GPU, the same records with this GPU's D.
   int rerun_wgmma(JVal& m, const std::string& mpath) {
     const JVal* al = m.find("smem_alloc_bytes");
@@ -1724,12 +1742,7 @@ struct Runner {
     }
     std::cerr << "read " << items.size() << " wgmma entries from " << o.rerun << "\n";
     prepare_out(o);
-    const JVal* old_set = m.find("set");
-    if (old_set && old_set->kind == JVal::Str) m.set_before("rerun_of", JVal::str(old_set->text), "variants");
-    if (!o.set.empty()) m.set("set", JVal::str(o.set));
-    else if (!o.out.empty()) m.set("set", JVal::str(base_name(o.out)));
-    header(m);
-    extras(m);
+    rerun_manifest(m);
     long long total_diff = 0, total_words = 0;
     for (auto& it : items) {
       const WgmmaEntry& e = it.e;
@@ -1785,13 +1798,7 @@ struct Runner {
       }
       if (!o.out.empty()) write_words(join_path(o.out, e.file), buf);
     }
-    if (!o.out.empty()) {
-      const std::string text = json_manifest(m);
-      write_bytes(join_path(o.out, "manifest.json"), text.data(), text.size());
-      std::cerr << "wrote " << items.size() << " entries to " << o.out << "\n";
-    }
-    if (gpu.active)
-      std::cerr << "in all " << total_diff << " of " << total_words << " D words differ from " << o.rerun << "\n";
+    finish_rerun(m, items.size(), "entries", gpu.active, total_diff, total_words);
     return 0;
   }
 
@@ -1838,12 +1845,7 @@ struct Runner {
     const JVal* io = m.find("inputs_only");
     const bool compare = !(io && io->kind == JVal::Bool && io->text == "true");  // has D words to compare with
     prepare_out(o);
-    const JVal* old_set = m.find("set");
-    if (old_set && old_set->kind == JVal::Str) m.set_before("rerun_of", JVal::str(old_set->text), "variants");
-    if (!o.set.empty()) m.set("set", JVal::str(o.set));
-    else if (!o.out.empty()) m.set("set", JVal::str(base_name(o.out)));
-    header(m);
-    extras(m);
+    rerun_manifest(m);
     long long total_diff = 0, total_words = 0;
     for (auto& it : items) {
       const int rec = it.v.w.total();
@@ -1865,13 +1867,7 @@ struct Runner {
                   << " D words differ from " << o.rerun << "\n";
       }
     }
-    if (!o.out.empty()) {
-      const std::string text = json_manifest(m);
-      write_bytes(join_path(o.out, "manifest.json"), text.data(), text.size());
-      std::cerr << "wrote " << items.size() << " variants to " << o.out << "\n";
-    }
-    if (gpu.active && compare)
-      std::cerr << "in all " << total_diff << " of " << total_words << " D words differ from " << o.rerun << "\n";
+    finish_rerun(m, items.size(), "variants", gpu.active && compare, total_diff, total_words);
     return 0;
   }
 };
