@@ -61,7 +61,7 @@ TEST(Malformed, StateYaml) {
       {"ramp of a list", "shared:\n  - {address: 0, type: f32, ramp: [1]}\n", "FILE:2:35: expected a map in 'ramp' (keys start, step, count)"},
       {"memory block of a list", "shared:\n  - [1, 2]\n", "FILE:2:5: expected a block {address: ..., bytes: ... | type: ..., values: [...]}"},
       {"lane group of a number", "registers:\n  \"%r1\": [{lanes: 0, value: 1}, 7]\n", "FILE:2:33: expected a map (keys lanes, value)"},
-      {"ramp too long", "shared:\n  - {address: 0, type: f32, ramp: {count: 2000000}}\n", "FILE:2:43: 'count' is too large"},
+      {"ramp too long", "shared:\n  - {address: 0, type: f32, ramp: {count: 2000000}}\n", "FILE:2:43: 'count' is too large (at most 65536)"},
       {"unknown parameter", "params: {nope: 1}\n", "FILE:1:10: 'nope' is not a parameter of k"},
       {"too many parameters", "params: [1, 2, 3]\n", "FILE:1:9: 3 values for 2 parameters"},
       {"array parameter as a scalar", "params: [0, 7]\n", "FILE:1:13: parameter k_p1 is an array of 8 bytes: give {bytes: ...} or {type: ..., values: [...]}"},

@@ -94,14 +94,15 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
     if (!start || !step || start->cls == FpClass::nan || step->cls == FpClass::nan ||
         start->cls == FpClass::infinity || step->cls == FpClass::infinity)
       f.fail(r, "'ramp' takes finite decimal start and step");
-    // Past 1e+-400 every memory type overflows or underflows; the bound keeps 2^20 exact steps cheap.
+    // Past 1e+-400 every memory type overflows or underflows. Each element is an exact rational
+    // rounding: 2^16 of them (a whole 256 KiB of f32) stay within seconds even for 400-digit steps.
     static const Rational kHuge(boost::multiprecision::pow(BigInt(10), 400));
     for (const ExactValue* x : {&*start, &*step})
       if (x->value != 0 && (abs(x->value) > kHuge || abs(x->value) * kHuge < 1))
         f.fail(r, "'ramp' start and step must be 0 or between 1e-400 and 1e400 in magnitude");
     if (!r["count"]) f.fail(r, "'ramp' needs 'count'");
     const std::uint64_t count = integer_of(f, r["count"], "count");
-    if (count > (1U << 20)) f.fail(r["count"], "'count' is too large");
+    if (count > (1U << 16)) f.fail(r["count"], fmt::format("'count' is too large (at most {})", 1U << 16));
     for (std::uint64_t i = 0; i < count; ++i) {
       const Rational x = start->value + step->value * static_cast<long long>(i);
       ExactValue e;
