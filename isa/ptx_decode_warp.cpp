@@ -64,7 +64,7 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
   ins.d.sync = ins.d.aligned = true;
 }
 
-// wgmma.mma_async d, a-desc | {a0..a3}, b-desc, scale-d, imm...: the variant from the catalogue
+// wgmma.mma_async[.sp] d, a-desc | {a0..a3}, b-desc[, sp-meta, sp-sel], scale-d, imm...: the variant from the catalogue
 // (isa/wgmma_instruction), the operands checked here against it.
 void dec_mma_async(Instruction& ins, const DecodeContext& cx) {
   auto call = std::make_shared<WgmmaCall>();
@@ -86,14 +86,24 @@ void dec_mma_async(Instruction& ins, const DecodeContext& cx) {
   if (call->operands.a_source == ASource::registers) fragment(p, ins, ins.ops[1], v.a_regs(), 32, "a");
   else reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
   reg(p, ins, ins.ops[2], PtxType::b64, "b-desc");
-  Operand& sd = ins.ops[3];
+  if (v.sparse) {
+    reg(p, ins, ins.ops[3], PtxType::b32, "sp-meta");
+    if (ins.ops[4].kind != Operand::Kind::imm)
+      fail(ins.ops[4].loc, fmt::format("'{}': sp-sel must be an integer constant", ins.text));
+    const std::int64_t sel = integer(ins, ins.ops[4], "sp-sel");
+    if (sel < 0 || sel >= v.metadata->selectors)
+      fail(ins.ops[4].loc, fmt::format("'{}': sp-sel {} is out of range (0..{})", ins.text, sel, v.metadata->selectors - 1));
+    call->sp_sel = static_cast<int>(sel);
+    call->scale_d = 5;
+  }
+  Operand& sd = ins.ops[static_cast<std::size_t>(call->scale_d)];
   if (sd.kind == Operand::Kind::imm) {
     const std::int64_t c = integer(ins, sd, "scale-d");
     if (c != 0 && c != 1) fail(sd.loc, fmt::format("'{}': the constant scale-d must be 0 or 1, found {}", ins.text, c));
   } else {
     pred(p, ins, sd, "scale-d", false);
   }
-  for (std::size_t i = 4; i < names.size(); ++i) {
+  for (std::size_t i = static_cast<std::size_t>(call->scale_d) + 1; i < names.size(); ++i) {
     const auto c = static_cast<int>(std::clamp<std::int64_t>(integer(ins, ins.ops[i], names[i]), -1000, 1000));
     if (names[i] == "imm-scale-a") call->operands.imm_scale_a = c;
     else if (names[i] == "imm-scale-b") call->operands.imm_scale_b = c;

@@ -68,6 +68,8 @@ enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async }
 struct WgmmaCall {
   WgmmaInstruction ins;
   WgmmaOperands operands;
+  int scale_d = 3;  // scale-d's operand index (5 in wgmma.mma_async.sp, after sp-meta and sp-sel)
+  int sp_sel = 0;   // wgmma.mma_async.sp: the sparsity selector
 };
 
 struct Decoded {

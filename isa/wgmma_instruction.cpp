@@ -41,13 +41,17 @@ WgmmaInstruction parse_wgmma_syntax(std::string_view raw) {
   for (char c : text)
     if (std::isspace(static_cast<unsigned char>(c)))
       fail("expected the instruction without operands (no spaces), e.g. wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16");
-  const std::vector<std::string_view> tok = split(text, '.');
+  std::vector<std::string_view> tok = split(text, '.');
   if (tok[0] != "wgmma") fail("not a wgmma instruction (expected wgmma.mma_async.sync.aligned...)");
   if (tok.size() > 1 && (tok[1] == "fence" || tok[1] == "commit_group" || tok[1] == "wait_group"))
     fail(fmt::format("wgmma.{} is a synchronisation instruction, not a matrix multiply (expected wgmma.mma_async)", tok[1]));
   if (tok.size() < 2 || tok[1] != "mma_async") fail("expected wgmma.mma_async.sync.aligned");
-  if (tok.size() > 2 && tok[2] == "sp") fail("sparse wgmma (wgmma.mma_async.sp) is not supported yet");
-  if (tok.size() < 4 || tok[2] != "sync" || tok[3] != "aligned") fail("expected wgmma.mma_async.sync.aligned");
+  if (tok.size() > 2 && tok[2] == "sp") {
+    ins.sparse = true;
+    tok.erase(tok.begin() + 2);
+  }
+  if (tok.size() < 4 || tok[2] != "sync" || tok[3] != "aligned")
+    fail(ins.sparse ? "expected wgmma.mma_async.sp.sync.aligned" : "expected wgmma.mma_async.sync.aligned");
 
   enum Phase { before_types, in_types, after_types } phase = before_types;
   bool have_shape = false;
@@ -120,8 +124,9 @@ const WgmmaVariant& check_wgmma(const WgmmaInstruction& ins, std::string_view ta
     for (const WgmmaVariant* v : from) add_unique(out, what(*v));
     return out;
   };
-  Set all;
-  for (const WgmmaVariant& v : catalog.variants()) all.push_back(&v);
+  Set all;  // dense and sparse forms are separate instruction sets
+  for (const WgmmaVariant& v : catalog.variants())
+    if (v.sparse == ins.sparse) all.push_back(&v);
   const std::string inputs =
       ins.a == ins.b ? fmt::format("{} inputs", name(ins.a)) : fmt::format("{} x {} inputs", name(ins.a), name(ins.b));
 
@@ -287,17 +292,29 @@ WgmmaStatement parse_wgmma_statement(std::string_view raw, std::string_view targ
   }
   if (!is_register(ops[2])) fail(fmt::format("operand b-desc: '{}' is not a register (a 64-bit descriptor)", ops[2]));
   st.b_desc = ops[2];
+  // sp-meta, sp-sel
+  std::size_t sd = 3;  // scale-d's position
+  if (v.sparse) {
+    if (!is_register(ops[3])) fail(fmt::format("operand sp-meta: '{}' is not a register (a .b32 metadata word)", ops[3]));
+    st.sp_meta = ops[3];
+    const auto sel = integer(ops[4]);
+    if (!sel) fail(fmt::format("operand sp-sel: '{}' is not an integer constant", ops[4]));
+    if (*sel < 0 || *sel >= v.metadata->selectors)
+      fail(fmt::format("operand sp-sel: {} is out of range (0..{})", *sel, v.metadata->selectors - 1));
+    st.sp_sel = static_cast<int>(*sel);
+    sd = 5;
+  }
   // scale-d
-  if (const auto c = integer(ops[3])) {
+  if (const auto c = integer(ops[sd])) {
     if (*c != 0 && *c != 1) fail(fmt::format("operand scale-d: the constant {} is not 0 or 1", *c));
     st.scale_d = *c == 1;
-  } else if (is_register(ops[3])) {
-    st.scale_d_predicate = ops[3];
+  } else if (is_register(ops[sd])) {
+    st.scale_d_predicate = ops[sd];
   } else {
-    fail(fmt::format("operand scale-d: '{}' is neither a predicate nor 0 / 1", ops[3]));
+    fail(fmt::format("operand scale-d: '{}' is neither a predicate nor 0 / 1", ops[sd]));
   }
   // immediates
-  for (std::size_t i = 4; i < names.size(); ++i) {
+  for (std::size_t i = sd + 1; i < names.size(); ++i) {
     const auto c = integer(ops[i]);
     if (!c) fail(fmt::format("operand {}: '{}' is not an integer constant", names[i], ops[i]));
     const int value = static_cast<int>(std::clamp<long long>(*c, -1000, 1000));

@@ -18,8 +18,8 @@ struct WgmmaInstruction : WgmmaSelector {
 };
 
 // Syntax only. Accepts .satfinite after the shape or as the last token (both assemble), and
-// .and.popc / .xor.popc after the types. Throws Error "<text>: <what is wrong>": not wgmma, the
-// sparse form (not supported yet), a missing shape, 4 types (wgmma has no .ctype), ...
+// .and.popc / .xor.popc after the types, and the sparse form wgmma.mma_async.sp. Throws Error
+// "<text>: <what is wrong>": not wgmma, a missing shape, 4 types (wgmma has no .ctype), ...
 WgmmaInstruction parse_wgmma_syntax(std::string_view text);
 
 // The catalogue entry of a parsed instruction, legal on `target`. One-line Errors, e.g.
@@ -34,7 +34,7 @@ WgmmaInstruction parse_wgmma(std::string_view text, std::string_view target = "s
                              const WgmmaCatalog& catalog = wgmma_catalog());
 
 // A whole statement: the instruction and its operands, in PTX order
-//   d, a-desc | {a0, a1, a2, a3}, b-desc, scale-d[, imm-scale-a, imm-scale-b][, imm-trans-a][, imm-trans-b]
+//   d, a-desc | {a0, a1, a2, a3}, b-desc[, sp-meta, sp-sel], scale-d[, imm-scale-a, imm-scale-b][, imm-trans-a][, imm-trans-b]
 // (which immediates exist depends on the variant and the form: WgmmaVariant::operand_names).
 struct WgmmaStatement {
   WgmmaInstruction ins;
@@ -44,6 +44,8 @@ struct WgmmaStatement {
   std::string a_desc, b_desc;           // descriptor registers
   std::optional<std::string> scale_d_predicate;  // a predicate register, or
   bool scale_d = true;                           // the constant 0 / 1
+  std::string sp_meta;                           // sparse: the metadata register
+  int sp_sel = 0;                                // sparse: the sparsity selector (a constant)
 };
 
 // Errors name the operand: a wrong operand count (listing the expected operands), a wrong number

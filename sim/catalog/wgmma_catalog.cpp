@@ -16,8 +16,8 @@ namespace ptxmma {
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kEntryKeys = {"row",       "k",     "n",      "atype", "btype",
-                                                         "dtype",     "satfinite", "bitop", "a", "imm_scale",
+constexpr std::array<std::string_view, 17> kEntryKeys = {"row",       "k",     "n",      "atype", "btype",
+                                                         "dtype",     "satfinite", "bitop", "sparse", "a", "imm_scale",
                                                          "trans",     "family", "targets", "ptx", "when", "note"};
 
 // Bits an element takes in a register or in shared memory (tf32: a whole b32).
@@ -27,7 +27,8 @@ int elems_per_register(Type t) { return 32 / storage_bits(t); }
 
 class VariantLoader {
  public:
-  VariantLoader(const YamlFile& f, LayoutLibrary& lib) : f_(f), lib_(lib) {}
+  VariantLoader(const YamlFile& f, LayoutLibrary& lib, const SparseLibrary& sparse)
+      : f_(f), lib_(lib), sparse_(sparse) {}
 
   std::vector<WgmmaVariant> run() {
     if (!f_.root.IsMap()) f_.fail(f_.root, "expected a map with 'n_lists', 'accumulators' and 'variants'");
@@ -223,6 +224,23 @@ class VariantLoader {
       else if (s == "xor.popc") bitop = BitOp::xor_popc;
       else fail(e["bitop"], row, fmt::format("bitop: '{}' is not and.popc or xor.popc", s));
     }
+    // sparse: {pattern: 2:4|1:2, metadata: CLASS of configs/mma/sparse.yaml}: the row is wgmma.mma_async.sp.
+    bool sparse = false;
+    SparsePattern pattern = SparsePattern::two_of_four;
+    const SparseMetadata* metadata = nullptr;
+    if (const YAML::Node sp = e["sparse"]) {
+      if (!sp.IsMap()) fail(sp, row, "sparse: expected {pattern: 2:4|1:2, metadata: CLASS}");
+      const std::string p = scalar(sp, "pattern", row);
+      if (p == "2:4") pattern = SparsePattern::two_of_four;
+      else if (p == "1:2") pattern = SparsePattern::one_of_two;
+      else fail(sp["pattern"], row, fmt::format("sparse pattern '{}' is not 2:4 or 1:2", p));
+      metadata = sparse_.find(scalar(sp, "metadata", row));
+      if (!metadata) fail(sp["metadata"], row, "unknown metadata class (configs/mma/sparse.yaml)");
+      if (metadata->rows != 16 || metadata->chunks * chunk_columns(pattern) != k)
+        fail(sp, row, fmt::format("metadata {} describes {} rows x {} chunks per warp; k{} needs 16 x {}",
+                                  metadata->name, metadata->rows, metadata->chunks, k, k / chunk_columns(pattern)));
+      sparse = true;
+    }
     const YAML::Node a = e["a"];
     if (!a || !a.IsSequence() || a.size() != 2 || !a[0].IsScalar())
       fail(a ? a : e, row, "a: expected [A register layout, registers]");
@@ -259,8 +277,12 @@ class VariantLoader {
               v.targets = targets;
               v.ptx_version = ptx;
               v.row = row;
-              if (storage_bits(at) * k != 256)
-                fail(e["k"], row, fmt::format("k{} with {} inputs is not 32 bytes of K", k, name(at)));
+              v.sparse = sparse;
+              v.pattern = pattern;
+              v.metadata = metadata;
+              if (storage_bits(at) * v.a_cols() != 256)
+                fail(e["k"], row, fmt::format("k{} with {} inputs is not 32 bytes of {}K", k, name(at),
+                                              sparse ? "stored " : ""));
               if (storage_bits(at) != storage_bits(bt))
                 fail(e["btype"], row, fmt::format("{} A with {} B: A and B must have the same width", name(at), name(bt)));
               const auto acc = acc_.find(dt);
@@ -271,9 +293,9 @@ class VariantLoader {
                 fail(a, row, fmt::format("A: layout {} has {} registers, the entry says {}", v.la->name, v.la->regs, a_regs));
               if (v.la->lanes != 128 || v.ld->lanes != 128)
                 fail(a, row, fmt::format("layouts {} and {} must have 128 lanes", v.la->name, v.ld->name));
-              if (v.la->rows != 64 || v.la->cols != k)
+              if (v.la->rows != 64 || v.la->cols != v.a_cols())
                 fail(a, row, fmt::format("A: layout {} is {}x{}, the shape needs 64x{}", v.la->name, v.la->rows,
-                                         v.la->cols, k));
+                                         v.la->cols, v.a_cols()));
               if (v.la->elems_per_reg != elems_per_register(at))
                 fail(a, row, fmt::format("A: layout {} has {} elements per register, {} needs {}", v.la->name,
                                          v.la->elems_per_reg, name(at), elems_per_register(at)));
@@ -301,6 +323,7 @@ class VariantLoader {
 
   const YamlFile& f_;
   LayoutLibrary& lib_;
+  const SparseLibrary& sparse_;
   std::map<std::string, std::vector<int>> lists_;
   std::map<Type, std::pair<std::string, YAML::Node>> acc_;
   std::map<std::string, int> seen_;
@@ -310,7 +333,12 @@ class VariantLoader {
 }  // namespace
 
 std::vector<std::string> WgmmaVariant::operand_names(ASource s) const {
-  std::vector<std::string> out = {"d", s == ASource::descriptor ? "a-desc" : "a", "b-desc", "scale-d"};
+  std::vector<std::string> out = {"d", s == ASource::descriptor ? "a-desc" : "a", "b-desc"};
+  if (sparse) {
+    out.emplace_back("sp-meta");
+    out.emplace_back("sp-sel");
+  }
+  out.emplace_back("scale-d");
   if (imm_scale) {
     out.emplace_back("imm-scale-a");
     out.emplace_back("imm-scale-b");
@@ -339,7 +367,7 @@ void WgmmaVariant::check(const WgmmaOperands& o) const {
 }
 
 std::string wgmma_ptx(const WgmmaSelector& s) {
-  std::string out = fmt::format("wgmma.mma_async.sync.aligned.{}", shape_name(s.shape));
+  std::string out = fmt::format("wgmma.mma_async{}.sync.aligned.{}", s.sparse ? ".sp" : "", shape_name(s.shape));
   if (s.satfinite) out += ".satfinite";
   out += fmt::format(".{}.{}.{}", name(s.d), name(s.a), name(s.b));
   if (s.bitop != BitOp::none) out += fmt::format(".{}", name(s.bitop));
@@ -349,15 +377,16 @@ std::string wgmma_ptx(const WgmmaSelector& s) {
 WgmmaCatalog WgmmaCatalog::load(const std::string& config_dir) {
   WgmmaCatalog c;
   c.layouts_ = LayoutLibrary::load(config_dir + "/wgmma/layouts.yaml");
+  c.sparse_ = SparseLibrary::load(config_dir + "/mma/sparse.yaml");
   const YamlFile f = YamlFile::load(config_dir + "/wgmma/variants.yaml");
-  c.variants_ = VariantLoader(f, c.layouts_).run();
+  c.variants_ = VariantLoader(f, c.layouts_, c.sparse_).run();
   return c;
 }
 
 const WgmmaVariant* WgmmaCatalog::lookup(const WgmmaSelector& s) const {
   for (const WgmmaVariant& v : variants_)
     if (v.shape == s.shape && v.a == s.a && v.b == s.b && v.d == s.d && v.satfinite == s.satfinite &&
-        v.bitop == s.bitop)
+        v.bitop == s.bitop && v.sparse == s.sparse)
       return &v;
   return nullptr;
 }

@@ -9,12 +9,13 @@
 
 namespace ptxmma {
 
-// "wgmma.mma_async.sync.aligned.m64n<N>k<K>[.satfinite].<d>.<a>.<b>[.and.popc]"
+// "wgmma.mma_async[.sp].sync.aligned.m64n<N>k<K>[.satfinite].<d>.<a>.<b>[.and.popc]"
 std::string wgmma_ptx(const WgmmaSelector& s);
 
 class WgmmaCatalog {
  public:
-  // Reads <config_dir>/wgmma/layouts.yaml and <config_dir>/wgmma/variants.yaml and builds every
+  // Reads <config_dir>/wgmma/layouts.yaml and <config_dir>/wgmma/variants.yaml (and the sparse
+  // metadata classes of <config_dir>/mma/sparse.yaml, which each warp follows) and builds every
   // layout a variant uses (each checked to be a bijection). Errors name the file, line and row.
   static WgmmaCatalog load(const std::string& config_dir);
 
@@ -33,6 +34,7 @@ class WgmmaCatalog {
  private:
   WgmmaCatalog() = default;
   LayoutLibrary layouts_;
+  SparseLibrary sparse_;
   std::vector<WgmmaVariant> variants_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "sim/catalog/mma_variant.hpp"  // Shape, BitOp
 #include "sim/layout/fragment_layout.hpp"
+#include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/type.hpp"
 
 namespace ptxmma {
@@ -17,6 +18,7 @@ struct WgmmaSelector {
   Type d = Type::f32, a = Type::f16, b = Type::f16;
   bool satfinite = false;
   BitOp bitop = BitOp::none;
+  bool sparse = false;  // wgmma.mma_async.sp
 };
 
 // Where A comes from: a matrix descriptor (the "SS" form) or four registers per thread ("RS").
@@ -46,14 +48,20 @@ struct WgmmaVariant {
   std::string ptx_version;             // e.g. "8.0"
   int row = 0;                         // row of the catalogue table (ptx-wgmma-catalog.md §1.1)
   std::string ptx;                     // canonical spelling, e.g. "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16"
+  // wgmma.mma_async.sp: A holds 64 x K/2 stored elements; each warp w places rows 16w..16w+15 by
+  // its lanes' sp-meta words as the warp-level class `metadata` does (configs/mma/sparse.yaml).
+  bool sparse = false;
+  SparsePattern pattern = SparsePattern::two_of_four;
+  const SparseMetadata* metadata = nullptr;
+  [[nodiscard]] int a_cols() const { return sparse ? shape.k / 2 : shape.k; }
 
   [[nodiscard]] Type c() const { return d; }
   // 32-bit registers per thread: A (register form) and C/D.
   [[nodiscard]] int a_regs() const { return la->regs; }
   [[nodiscard]] int d_regs() const { return ld->regs; }
-  [[nodiscard]] WgmmaSelector selector() const { return WgmmaSelector{shape, d, a, b, satfinite, bitop}; }
+  [[nodiscard]] WgmmaSelector selector() const { return WgmmaSelector{shape, d, a, b, satfinite, bitop, sparse}; }
   // The operand list of an instruction, e.g. "d, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b,
-  // imm-trans-a, imm-trans-b", and its length.
+  // imm-trans-a, imm-trans-b" (sparse: sp-meta, sp-sel after b-desc), and its length.
   [[nodiscard]] std::vector<std::string> operand_names(ASource s) const;
 
   // Throws Error (one line, naming the operand) when `o` is not legal for this variant: a scale

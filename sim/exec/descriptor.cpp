@@ -92,11 +92,6 @@ OperandAddressing::OperandAddressing(const MatrixDescriptor& d, Major major, Typ
   if (bits_ != 1 && bits_ != 8 && bits_ != 16 && bits_ != 32)
     throw Error(fmt::format("{} elements cannot be read through a matrix descriptor", name(t)));
   if (major == Major::mn && bits_ < 8) throw Error(fmt::format("{} operands are K-major only", name(t)));
-  const int w = swizzle_bytes(d.swizzle);
-  const std::int64_t row_bytes = static_cast<std::int64_t>(k) * bits_ / 8;
-  if (major == Major::k && w != 0 && row_bytes > w)
-    throw Error(fmt::format("a K-major row of {} bytes ({} x {}) does not fit in a {} swizzle row", row_bytes, k,
-                            name(t), name(d.swizzle)));
 }
 
 std::uint64_t OperandAddressing::linear(int x, int k) const {
@@ -106,7 +101,9 @@ std::uint64_t OperandAddressing::linear(int x, int k) const {
   if (major_ == Major::k) {
     const std::uint64_t kb = uk * static_cast<std::uint64_t>(bits_) / 8;  // byte of element k in its row
     if (w == 0) return s + (ux >> 3) * sbo + (kb / 16) * lbo + (ux & 7) * 16 + kb % 16;
-    return s + (ux >> 3) * sbo + (ux & 7) * w + kb;
+    // A row longer than the swizzle width (sparse B: 64 bytes of K) goes on LBO further, per
+    // swizzle width: what an H100 ran (docs/hardware/wgmma-sp-sm90.md).
+    return s + (ux >> 3) * sbo + (ux & 7) * w + (kb / w) * lbo + kb % w;
   }
   const std::uint64_t xb = ux * static_cast<std::uint64_t>(bits_ / 8);
   if (w == 0) return s + (xb / 16) * sbo + (uk >> 3) * lbo + (uk & 7) * 16 + xb % 16;
@@ -120,6 +117,9 @@ std::string OperandAddressing::formula() const {
   const std::string xb = bits_ == 8 ? "x" : fmt::format("{}x", bits_ / 8);
   if (major_ == Major::k && w == 0)
     lin = fmt::format("start {:#x} + (x>>3)*{} + ({}/16)*{} + (x&7)*16 + ({})%16", d_.start, d_.sbo, kb, d_.lbo, kb);
+  else if (major_ == Major::k && k_ * bits_ / 8 > w)
+    lin = fmt::format("start {:#x} + (x>>3)*{} + (x&7)*{} + ({}/{})*{} + ({})%{}", d_.start, d_.sbo, w, kb, w, d_.lbo,
+                      kb, w);
   else if (major_ == Major::k)
     lin = fmt::format("start {:#x} + (x>>3)*{} + (x&7)*{} + {}", d_.start, d_.sbo, w, kb);
   else if (w == 0)

@@ -59,13 +59,13 @@ struct SmemSlot {
 // The addressing of one A (64 x K) or B (N x K, indexed (n, k)) operand through a descriptor.
 // Element (x, k): x is the row of A (m) or the column of B (n).
 //   K-major, none:  lin = S + (x>>3)*SBO + (kb/16)*LBO + (x&7)*16 + kb%16         kb = byte of k in the row
-//   K-major, W:     lin = S + (x>>3)*SBO + (x&7)*W + kb
+//   K-major, W:     lin = S + (x>>3)*SBO + (x&7)*W + (kb/W)*LBO + kb%W    (kb/W > 0 only for sparse B)
 //   MN-major, none: lin = S + (xb/16)*SBO + (k>>3)*LBO + (k&7)*16 + xb%16         xb = x * element bytes
 //   MN-major, W:    lin = S + (xb/W)*LBO + (k>>3)*SBO + (k&7)*W + xb%W
 // then the swizzle of swizzle_address() on the absolute address.
 class OperandAddressing {
  public:
-  // Error when the combination cannot be addressed (b1 MN-major; a K-major row wider than W).
+  // Error when the combination cannot be addressed (b1 MN-major, f64).
   OperandAddressing(const MatrixDescriptor& d, Major major, Type t, int rows, int k);
 
   [[nodiscard]] std::uint64_t linear(int x, int k) const;  // before the swizzle

@@ -644,7 +644,14 @@ void Machine::run_wgmma(int g) {
     in.desc_a = uniform(aop, "the A descriptor");
   }
   in.desc_b = uniform(ins.ops[2], "the B descriptor");
-  const ptx::Operand& sd = ins.ops[3];
+  const ptx::WgmmaCall& call = *ins.d.wgmma;
+  std::vector<std::uint32_t> meta;
+  if (call.ins.variant->sparse) {  // every thread's sp-meta word
+    for (int t = 0; t < Warpgroup::kThreads; ++t) meta.push_back(static_cast<std::uint32_t>(reg(t0 + t, ins.ops[3].reg)));
+    in.meta = meta;
+    in.selector = call.sp_sel;
+  }
+  const ptx::Operand& sd = ins.ops[static_cast<std::size_t>(call.scale_d)];
   in.scale_d = sd.kind == ptx::Operand::Kind::imm ? sd.value != 0 : uniform(sd, "the scale-d predicate") != 0;
   for (int t = 0; t < Warpgroup::kThreads; ++t)
     for (const auto& e : dop.elems) c.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg)));

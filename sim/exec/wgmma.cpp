@@ -30,7 +30,8 @@ WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperand
     : v_(v),
       m_(m),
       o_(o),
-      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.ld->rows, v.ld->cols, v.shape.k, Rounding::rn, v.satfinite, v.bitop}) {
+      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.sparse ? 1 : v.ld->rows, v.ld->cols, v.a_cols(), Rounding::rn,
+                          v.satfinite, v.bitop}) {
   v.check(o);
   const FragmentLayout& ld = *v.ld;
   for (int row = 0; row < ld.rows; ++row)
@@ -41,11 +42,15 @@ WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperand
     }
   c_codes_.resize(d_word_.size());
   d_codes_.resize(d_word_.size());
+  if (v.sparse) {
+    b_row_.resize(static_cast<std::size_t>(v.shape.n * v.a_cols()));
+    columns_.resize(static_cast<std::size_t>(v.a_cols()));
+  }
 }
 
 OperandAddressing WgmmaExecutor::a_addressing(std::uint64_t desc) const {
   return OperandAddressing(MatrixDescriptor::decode(desc), o_.imm_trans_a ? Major::mn : Major::k, v_.a, v_.shape.m,
-                           v_.shape.k);
+                           v_.a_cols());
 }
 
 OperandAddressing WgmmaExecutor::b_addressing(std::uint64_t desc) const {
@@ -128,7 +133,7 @@ void WgmmaExecutor::read_operand(const SharedMemory& smem, std::uint64_t desc, b
 }
 
 void WgmmaExecutor::fetch_into(const WgmmaInputs& in, Operands& ops) const {
-  const int k = v_.shape.k;
+  const int k = v_.a_cols();
   if (o_.a_source == ASource::registers) {
     check_words(in.a, v_.a_regs(), "the A register words");
     const FragmentLayout& la = *v_.la;
@@ -155,9 +160,23 @@ WgmmaExecutor::Operands WgmmaExecutor::fetch(const WgmmaInputs& in) const {
   return ops;
 }
 
-DotRequest WgmmaExecutor::request(const Operands& ops, std::span<const std::uint32_t> c, bool scale_d, int row,
-                                  int col) const {
-  const int k = v_.shape.k;
+void WgmmaExecutor::sparse_columns(const WgmmaInputs& in, int row, int* cols) const {
+  if (in.meta.size() != static_cast<std::size_t>(Warpgroup::kThreads))
+    throw Error(fmt::format("{}: needs the 128 threads' sp-meta words, given {}", v_.ptx, in.meta.size()));
+  if (in.selector < 0 || in.selector >= v_.metadata->selectors)
+    throw Error(fmt::format("{}: sp-sel {} is out of range (0..{})", v_.ptx, in.selector, v_.metadata->selectors - 1));
+  const int warp = row / 16;  // warp w holds rows 16w..16w+15 and reads its own lanes' metadata
+  try {
+    v_.metadata->row_columns(v_.pattern, false, in.meta.subspan(static_cast<std::size_t>(32 * warp), 32),
+                             in.selector, row % 16, cols);
+  } catch (const Error& e) {
+    throw Error(fmt::format("warp {} of the warpgroup, row {}: {}", warp, row, e.what()));
+  }
+}
+
+DotRequest WgmmaExecutor::request(const Operands& ops, const WgmmaInputs& in, int row, int col,
+                                  std::uint64_t* b_row) const {
+  const int k = v_.a_cols();
   DotRequest r;
   r.a = v_.a;
   r.b = v_.b;
@@ -165,12 +184,20 @@ DotRequest WgmmaExecutor::request(const Operands& ops, std::span<const std::uint
   r.d = v_.d;
   r.a_codes = ops.a.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(k);
   r.b_codes = ops.b.data() + static_cast<std::size_t>(col) * static_cast<std::size_t>(k);
+  if (v_.sparse) {  // the B rows this row's metadata selects
+    std::vector<int> cols(static_cast<std::size_t>(k));
+    sparse_columns(in, row, cols.data());
+    for (int s = 0; s < k; ++s)
+      b_row[s] = ops.b[static_cast<std::size_t>(col) * static_cast<std::size_t>(v_.shape.k) +
+                       static_cast<std::size_t>(cols[static_cast<std::size_t>(s)])];
+    r.b_codes = b_row;
+  }
   r.k = k;
   r.c_code = 0;  // scale-d false: D = A*B, as a +0 accumulator
-  if (scale_d) {
+  if (in.scale_d) {
     const FragmentLayout& ld = *v_.ld;
     const FragmentSlot& s = ld.slot(0, row, col);
-    const std::uint32_t word = c[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
+    const std::uint32_t word = in.c[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
     r.c_code = code_of(info(v_.d), get_element(word, storage_bits(v_.d), s.elem));
   }
   r.rounding = Rounding::rn;
@@ -193,7 +220,21 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
   else
     for (std::size_t i = 0; i < c_codes_.size(); ++i)
       c_codes_[i] = code_of(di, get_element(in.c[d_word_[i]], bits, static_cast<int>(d_elem_[i])));
-  kernel_.run(ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data());
+  if (v_.sparse) {
+    const int n = v_.shape.n, k = v_.shape.k, half = v_.a_cols();
+    for (int row = 0; row < 64; ++row) {
+      sparse_columns(in, row, columns_.data());
+      for (int j = 0; j < n; ++j)
+        for (int s = 0; s < half; ++s)
+          b_row_[static_cast<std::size_t>(j * half + s)] =
+              ops_.b[static_cast<std::size_t>(j * k + columns_[static_cast<std::size_t>(s)])];
+      const auto r = static_cast<std::size_t>(row);
+      kernel_.run(&ops_.a[r * static_cast<std::size_t>(half)], b_row_.data(), &c_codes_[r * static_cast<std::size_t>(n)],
+                  &d_codes_[r * static_cast<std::size_t>(n)]);
+    }
+  } else {
+    kernel_.run(ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data());
+  }
   if (bits == 32) {
     for (std::size_t i = 0; i < d_codes_.size(); ++i) d[d_word_[i]] = static_cast<std::uint32_t>(d_codes_[i]);
     return;
@@ -210,7 +251,8 @@ std::uint64_t WgmmaExecutor::explain(const WgmmaInputs& in, int row, int col, Do
     throw Error(fmt::format("D is {}x{}: element ({}, {}) is outside", ld.rows, ld.cols, row, col));
   if (in.scale_d) check_words(in.c, ld.regs, "C");
   const Operands ops = fetch(in);
-  return dot(m_, request(ops, in.c, in.scale_d, row, col), &trace);
+  std::vector<std::uint64_t> b_row(static_cast<std::size_t>(v_.a_cols()));
+  return dot(m_, request(ops, in, row, col, b_row.data()), &trace);
 }
 
 namespace {
@@ -271,6 +313,14 @@ void execute_wgmma(Warpgroup& wg, const WgmmaExecutor& x, const WgmmaRegisters& 
   }
   const std::vector<std::uint32_t> c = gather(wg, regs.d);
   in.c = c;
+  std::vector<std::uint32_t> meta;
+  if (v.sparse) {
+    if (regs.sp_meta.empty()) throw Error(fmt::format("{} needs sp-meta and sp-sel", v.ptx));
+    check_kind(wg, regs.sp_meta, RegKind::b32, "sp-meta");
+    meta = gather(wg, {regs.sp_meta});
+    in.meta = meta;
+    in.selector = regs.sp_sel;
+  }
   std::vector<std::uint32_t> d(c.size(), 0);
   x.run(in, d);
   const std::size_t n = regs.d.size();

@@ -26,6 +26,8 @@ struct WgmmaInputs {
   std::uint64_t desc_b = 0;
   bool scale_d = true;                  // false: D = A*B, C is not read
   std::span<const std::uint32_t> c;     // 128 threads x d_regs words (the accumulator before)
+  std::span<const std::uint32_t> meta;  // wgmma.mma_async.sp: every thread's sp-meta word
+  int selector = 0;                     // wgmma.mma_async.sp: sp-sel
 };
 
 class WgmmaExecutor {
@@ -34,13 +36,16 @@ class WgmmaExecutor {
   WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o);
 
   // d: 128 threads x d_regs words. Errors: a bad descriptor, an element outside shared memory
-  // (naming the operand, element and descriptor), wrong word counts. Runs the model's tile
-  // kernel on scratch space of its own: one executor per thread.
+  // (naming the operand, element and descriptor), wrong word counts, undefined sparse metadata.
+  // Runs the model's tile kernel on scratch space of its own: one executor per thread. A sparse
+  // variant is, per row of D, a dense dot of the row's K/2 stored A elements with the B rows its
+  // warp's metadata selects (as mma.sp on an H100, docs/hardware/mma-sp-sm90.md).
   void run(const WgmmaInputs& in, std::span<std::uint32_t> d) const;
   // One output element with its steps (explain).
   std::uint64_t explain(const WgmmaInputs& in, int row, int col, DotTrace& trace) const;
 
-  // A and B as element codes after imm-scale: a[m * K + k] (64 x K), b[n * K + k] (N x K).
+  // A and B as element codes after imm-scale: a[m * K + k] (64 x K; sparse: 64 x K/2 stored),
+  // b[n * K + k] (N x K).
   struct Operands {
     std::vector<std::uint64_t> a, b;
   };
@@ -65,7 +70,9 @@ class WgmmaExecutor {
   void fetch_into(const WgmmaInputs& in, Operands& ops) const;
   void read_operand(const SharedMemory& smem, std::uint64_t desc, bool is_a, Addresses& at,
                     std::vector<std::uint64_t>& out) const;
-  DotRequest request(const Operands& ops, std::span<const std::uint32_t> c, bool scale_d, int row, int col) const;
+  DotRequest request(const Operands& ops, const WgmmaInputs& in, int row, int col, std::uint64_t* b_row) const;
+  // Sparse: the logical K of each stored element of `row` (K/2 of them), from its warp's metadata.
+  void sparse_columns(const WgmmaInputs& in, int row, int* cols) const;
   const WgmmaVariant& v_;
   const Model& m_;
   WgmmaOperands o_;
@@ -75,6 +82,8 @@ class WgmmaExecutor {
   mutable Addresses a_at_, b_at_;
   mutable std::vector<std::uint8_t> bytes_;
   mutable std::vector<std::uint64_t> c_codes_, d_codes_;
+  mutable std::vector<std::uint64_t> b_row_;  // sparse: B's rows one A row selects
+  mutable std::vector<int> columns_;          // sparse: their logical K
 };
 
 // The registers a wgmma instruction names.
@@ -85,6 +94,8 @@ struct WgmmaRegisters {
   std::string b_desc;          // a .b64 register
   std::string scale_d;         // a predicate register; empty: scale_d_value
   bool scale_d_value = true;
+  std::string sp_meta;         // wgmma.mma_async.sp: a .b32 register
+  int sp_sel = 0;
 };
 
 // Executes on a warpgroup's named registers and shared memory. Errors: threads inactive,

@@ -1,6 +1,7 @@
 // The golden sets captured on an H200 (and the sparse ones on an H100) replay bit for bit.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "tools/vectors/golden_set.hpp"
@@ -9,8 +10,8 @@
 namespace ptxmma {
 namespace {
 
-void expect_clean_replay(const std::string& name, std::size_t variants) {
-  const GoldenSet set = read_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/" + name);
+void expect_clean_replay_of(const std::string& dir, std::size_t variants) {
+  const GoldenSet set = read_golden_set(dir);
   ASSERT_EQ(set.variants.size(), variants);
   const ReplayReport r = replay(set, "sm_90a");
   std::ostringstream text;
@@ -23,7 +24,18 @@ void expect_clean_replay(const std::string& name, std::size_t variants) {
   EXPECT_GT(r.passed_cases, 0);
 }
 
+void expect_clean_replay(const std::string& name, std::size_t variants) {
+  expect_clean_replay_of(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/" + name, variants);
+}
+
 TEST(GoldenReplay, H200RandomCases) { expect_clean_replay("mma-sm90-h200", 97); }
+// The shared golden sets themselves, where ../shared is beside the checkout (as in CI).
+TEST(GoldenReplay, SharedSets) {
+  const std::string golden = std::string(PTXMMA_SOURCE_DIR) + "/../shared/golden/";
+  if (!std::filesystem::exists(golden + "mma-sm90-h200/manifest.json")) GTEST_SKIP() << golden << " is not beside the checkout";
+  expect_clean_replay_of(golden + "mma-sm90-h200", 97);
+  expect_clean_replay_of(golden + "mma-sm90-adversarial", 97);
+}
 TEST(GoldenReplay, H200AdversarialCases) { expect_clean_replay("mma-sm90-adversarial", 97); }
 // Captured by tools/capture: f64 .rz/.rm/.rp on the m16n8 shapes, and the crafted probes of
 // tools/capture/probes-sm90.yaml (docs/hardware/probes-sm90.md).

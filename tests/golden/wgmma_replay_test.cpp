@@ -1,4 +1,6 @@
-// The wgmma golden set captured on an H200 (tests/data/wgmma-sm90), replayed per machine path.
+// The wgmma golden set captured on an H200, replayed per machine path: the committed subset
+// (tests/data/wgmma-sm90: every entry, its first case, the N = 8 entries their first four) and, where ../shared is beside the checkout
+// as in CI, the whole set; and the sparse set captured on an H100 (tests/data/wgmma-sp-sm90).
 // Layouts, descriptors, swizzles, transposes and immediate scales are exact facts: every integer
 // (IGMMA) and b1 (BGMMA) case, and every case of the family `intlike` (whose sums are exact in any
 // rounding model), must match bit for bit whatever the rounding models say; with the models of
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -22,8 +25,8 @@ struct Counts {
   int passed = 0, failed = 0;
 };
 
-TEST(WgmmaGoldenReplay, H200PerFamily) {
-  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90");
+void expect_clean_per_family(const std::string& dir, int cases) {
+  const WgmmaGoldenSet set = read_wgmma_golden_set(dir);
   ASSERT_EQ(set.entries.size(), 145U);
   const ReplayReport r = replay_wgmma(set, "sm_90a", 2);
   std::map<std::string, Counts> by_path, by_input, intlike;
@@ -45,7 +48,7 @@ TEST(WgmmaGoldenReplay, H200PerFamily) {
   for (const auto& [f, k] : by_input) summary << fmt::format("  {:9} {:4} / {:4}\n", f, k.passed, k.passed + k.failed);
   summary << fmt::format("replay: {} passed, {} failed\n", r.passed_cases, r.failed_cases);
   std::cout << summary.str();
-  RecordProperty("summary", summary.str());
+  ::testing::Test::RecordProperty("summary", summary.str());
 
   EXPECT_EQ(by_path["igmma"].failed, 0);
   EXPECT_EQ(by_path["bgmma"].failed, 0);
@@ -55,11 +58,33 @@ TEST(WgmmaGoldenReplay, H200PerFamily) {
     EXPECT_EQ(k.failed, 0) << f << ": an exact (intlike) case failed: a layout, descriptor, transpose or scale error";
     EXPECT_GT(k.passed, 0) << f;
   }
-  EXPECT_EQ(r.passed_cases + r.failed_cases, 404);
+  EXPECT_EQ(r.passed_cases + r.failed_cases, cases);
   // The HGMMA and QGMMA models too.
   std::ostringstream text;
   print(r, text);
   EXPECT_TRUE(r.ok()) << text.str();
+}
+
+TEST(WgmmaGoldenReplay, H200PerFamily) {
+  expect_clean_per_family(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90", 256);
+}
+
+TEST(WgmmaGoldenReplay, H200WholeSharedSet) {
+  const std::string dir = std::string(PTXMMA_SOURCE_DIR) + "/../shared/golden/wgmma-sm90";
+  if (!std::filesystem::exists(dir + "/manifest.json")) GTEST_SKIP() << dir << " is not beside the checkout";
+  expect_clean_per_family(dir, 404);
+}
+
+// wgmma.mma_async.sp on an H100 (docs/hardware/wgmma-sp-sm90.md): every type family, both A forms,
+// both selectors, every swizzle mode (32B swizzle with B rows of 64 bytes: LBO steps), N <= 64.
+TEST(WgmmaGoldenReplay, H100Sparse) {
+  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sp-sm90");
+  ASSERT_EQ(set.entries.size(), 85U);
+  const ReplayReport r = replay_wgmma(set, "sm_90a", 2);
+  std::ostringstream text;
+  print(r, text);
+  EXPECT_TRUE(r.ok()) << text.str();
+  EXPECT_EQ(r.passed_cases, 85);
 }
 
 // Parallel replay reports exactly what a single thread reports.

@@ -42,8 +42,6 @@ TEST(Malformed, Descriptors) {
       {"LBO past 18 bits", [] { MatrixDescriptor::encode(0x400, 1U << 18, 256, 0, Swizzle::none); }, "matrix descriptor: the LBO 0x40000 does not fit in 18 bits (below 256 KiB)"},
       {"base offset out of range", [] { MatrixDescriptor::encode(0x400, 128, 256, 8, Swizzle::b128); }, "matrix descriptor: base offset 8 is outside 0..7"},
       {"b1 MN-major", [ok] { OperandAddressing(MatrixDescriptor::decode(ok), Major::mn, Type::b1, 64, 256); }, "b1 operands are K-major only"},
-      {"row wider than the swizzle",
-       [] { OperandAddressing(MatrixDescriptor::decode(0xC000001000010040), Major::k, Type::f16, 64, 32); }, "a K-major row of 64 bytes (32 x f16) does not fit in a 32B swizzle row"},
       {"f64 through a descriptor", [ok] { OperandAddressing(MatrixDescriptor::decode(ok), Major::k, Type::f64, 64, 4); }, "f64 elements cannot be read through a matrix descriptor"},
       {"A past the end of a small shared memory", [&] { fetch(ok, ok, small); }, "shared memory: a 2-byte read at 0x400 (A element (0, 0) through descriptor 0x0000001000080040: start 0x400, LBO 128, SBO 256, base offset 0, swizzle none) is outside the 1024-byte shared memory (0x0..0x3ff)"},
       {"B at the top of shared memory", [&] { fetch(ok, MatrixDescriptor::encode(0x3fff0, 128, 256, 0, Swizzle::none), full); }, "shared memory: a 2-byte read at 0x3fff0 (B element (0, 0) through descriptor 0x0000001000083fff: start 0x3fff0, LBO 128, SBO 256, base offset 0, swizzle none) is outside the 233472-byte shared memory (0x0..0x38fff)"},

@@ -238,8 +238,16 @@ TEST(OperandAddressing, FootprintAndOverlap) {
 TEST(OperandAddressing, CombinationsThatCannotBeAddressed) {
   const MatrixDescriptor d = MatrixDescriptor::decode(0x4000004000010040);
   EXPECT_THROW(OperandAddressing(d, Major::mn, Type::b1, 64, 256), Error);
-  // A K-major row of 64 bytes does not fit a 32-byte swizzle row.
-  EXPECT_THROW(OperandAddressing(MatrixDescriptor::decode(0xC000001000010040), Major::k, Type::f16, 64, 32), Error);
+}
+
+// A K-major row wider than the swizzle (sparse B: 32 f16 = 64 bytes of K under 32B swizzle) goes
+// on LBO further per swizzle width, as the H100 ran it (tests/data/wgmma-sp-sm90).
+TEST(OperandAddressing, KMajorRowWiderThanTheSwizzleStepsByLbo) {
+  const MatrixDescriptor d = MatrixDescriptor::decode(MatrixDescriptor::encode(0x400, 0x800, 256, 0, Swizzle::b32));
+  const OperandAddressing at(d, Major::k, Type::f16, 8, 32);
+  // Row 1, k 16..31: the second 32-byte chunk, 0x800 further; then the 32B swizzle of bit 7.
+  EXPECT_EQ(at.slot(1, 16).address, swizzle_address(0x400 + 32 + 0x800, Swizzle::b32, 0));
+  EXPECT_EQ(at.slot(1, 15).address, swizzle_address(0x400 + 32 + 30, Swizzle::b32, 0));
 }
 
 }  // namespace

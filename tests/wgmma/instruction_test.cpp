@@ -42,17 +42,32 @@ std::string statement_error(const std::string& text) {
 
 constexpr const char* kPre = "wgmma.mma_async.sync.aligned.";
 
-// ptx-wgmma-catalog.md §1.1: 546 variants, 1092 instruction strings with the two A forms
-// (f16 128, bf16 64, tf32 64, fp8 512, integer 288, b1 36).
+// ptx-wgmma-catalog.md §1.1: 546 dense variants, 1092 instruction strings with the two A forms
+// (f16 128, bf16 64, tf32 64, fp8 512, integer 288, b1 36); §4: 528 sparse ones, 1056 strings
+// (f16 128, bf16 64, tf32 64, fp8 512, integer 288).
 TEST(WgmmaCatalog, CountsOfTheIsaTable) {
-  std::map<std::string, int> per_family;
-  std::map<Type, int> per_a;
+  std::map<std::string, int> per_family, sparse_per_family;
+  std::map<Type, int> per_a, sparse_per_a;
+  int sparse = 0;
   for (const WgmmaVariant& v : catalog().variants()) {
+    EXPECT_EQ(v.targets, std::vector<std::string>{"sm_90a"});
+    if (v.sparse) {
+      ++sparse;
+      sparse_per_family[v.family] += 2;
+      sparse_per_a[v.a] += 2;
+      continue;
+    }
     per_family[v.family] += 2;
     per_a[v.a] += 2;
-    EXPECT_EQ(v.targets, std::vector<std::string>{"sm_90a"});
   }
-  EXPECT_EQ(catalog().variants().size(), 546U);
+  EXPECT_EQ(catalog().variants().size(), 546U + 528U);
+  EXPECT_EQ(sparse, 528);
+  EXPECT_EQ(sparse_per_a[Type::f16], 128);
+  EXPECT_EQ(sparse_per_a[Type::bf16], 64);
+  EXPECT_EQ(sparse_per_a[Type::tf32], 64);
+  EXPECT_EQ(sparse_per_a[Type::e4m3] + sparse_per_a[Type::e5m2], 512);
+  EXPECT_EQ(sparse_per_a[Type::s8] + sparse_per_a[Type::u8], 288);
+  EXPECT_EQ(sparse_per_family["hgmma"], 256);
   EXPECT_EQ(per_a[Type::f16], 128);
   EXPECT_EQ(per_a[Type::bf16], 64);
   EXPECT_EQ(per_a[Type::tf32], 64);
@@ -72,7 +87,7 @@ TEST(WgmmaCatalog, EveryVariantParsesFromItsCanonicalSpelling) {
     EXPECT_EQ(v.d_regs(), v.d == Type::f16 ? v.shape.n / 4 : v.shape.n / 2) << v.ptx;
     EXPECT_EQ(v.a_regs(), 4);
     const bool mixed = (v.a == Type::s8 && v.b == Type::u8) || (v.a == Type::u8 && v.b == Type::s8);
-    EXPECT_EQ(v.ptx_version, mixed ? "8.4" : "8.0") << v.ptx;
+    EXPECT_EQ(v.ptx_version, mixed ? "8.4" : v.sparse ? "8.2" : "8.0") << v.ptx;
   }
 }
 
@@ -87,6 +102,9 @@ TEST(WgmmaCatalog, OperandLists) {
   EXPECT_EQ(tf32.operand_names(ASource::descriptor).size(), 6U);
   const auto& s8 = *parse_wgmma(std::string(kPre) + "m64n8k32.s32.s8.s8", "sm_90a", catalog()).variant;
   EXPECT_EQ(s8.operand_names(ASource::registers), (std::vector<std::string>{"d", "a", "b-desc", "scale-d"}));
+  const auto& sp = *parse_wgmma("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.s8.s8", "sm_90a", catalog()).variant;
+  EXPECT_EQ(sp.operand_names(ASource::registers),
+            (std::vector<std::string>{"d", "a", "b-desc", "sp-meta", "sp-sel", "scale-d"}));
 }
 
 // Every entry of the H200 wgmma golden set decodes, with the manifest's register words and types.
@@ -144,8 +162,11 @@ TEST(WgmmaInstruction, ErrorsNameWhatIsWrong) {
   EXPECT_EQ(error_of(p + "m64n8k16.f32.f16.f16.f32"),
             p + "m64n8k16.f32.f16.f16.f32: expected 3 types (.dtype.atype.btype), found 4: wgmma has no .ctype (the "
                 "accumulator D is also C)");
-  EXPECT_EQ(error_of("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16"),
-            "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16: sparse wgmma (wgmma.mma_async.sp) is not supported yet");
+  EXPECT_EQ(error_of("wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16"),
+            "wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16: f16 inputs need k32 (m64nNk32); the shape has k16");
+  EXPECT_EQ(error_of("wgmma.mma_async.sp.sync.aligned.m64n8k256.s32.b1.b1.and.popc"),
+            "wgmma.mma_async.sp.sync.aligned.m64n8k256.s32.b1.b1.and.popc: wgmma does not take b1 inputs (A types: "
+            "f16, bf16, tf32, e4m3, e5m2, s8, u8)");
   EXPECT_EQ(error_of("wgmma.fence.sync.aligned"),
             "wgmma.fence.sync.aligned: wgmma.fence is a synchronisation instruction, not a matrix multiply (expected "
             "wgmma.mma_async)");
@@ -234,9 +255,10 @@ TEST(WgmmaVariant, CheckRejectsIllegalImmediates) {
 TEST(WgmmaCatalog, LoaderErrorsNameFileLineAndRow) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("ptxmma-wgmma-cat-" + std::to_string(::getpid()));
-  fs::create_directories(dir / "wgmma");
-  fs::copy_file(fs::path(PTXMMA_SOURCE_DIR) / "configs/wgmma/layouts.yaml", dir / "wgmma/layouts.yaml",
-                fs::copy_options::overwrite_existing);
+  for (const char* f : {"wgmma/layouts.yaml", "mma/sparse.yaml"}) {
+    fs::create_directories((dir / f).parent_path());
+    fs::copy_file(fs::path(PTXMMA_SOURCE_DIR) / "configs" / f, dir / f, fs::copy_options::overwrite_existing);
+  }
   const std::string head =
       "n_lists:\n  all: {from: 8, to: 256, step: 8}\naccumulators:\n  f32: wgmma.d.32bit.n{N}\nvariants:\n"
       "  - row: 1\n    k: 16\n    atype: [f16]\n    btype: [f16]\n    dtype: [f32]\n"

@@ -6,9 +6,13 @@
 // instruction, and stores its D words. The module is JIT-compiled by the driver for the device
 // (cuModuleLoadDataEx); one launch runs every case of a variant, one warp per case.
 //
-//   mode 1  mma_capture --out DIR [--cases N] [--seed S] [--families f1,f2,...] (--all | VARIANT...)
-//   mode 2  mma_capture --rerun IN_DIR --out DIR        (same A/B/C words, this GPU's D words; also a
-//           wgmma set: the same shared images, descriptors, A and C, this GPU's D)
+// --sparse does the same for `mma.sp` and `mma.sp::ordered_metadata` (docs/hardware/mma-sp-format.md):
+// one entry per (variant, selector); each lane also loads a metadata word E whose every nibble is
+// defined, so that which lanes the hardware reads shows in D instead of being assumed.
+//
+//   mode 1  mma_capture --out DIR [--cases N] [--seed S] [--families f1,f2,...] [--sparse] (--all | VARIANT...)
+//   mode 2  mma_capture --rerun IN_DIR --out DIR        (same A/B/C words, and E for sparse entries, this
+//           GPU's D words; also a wgmma set: the same shared images, descriptors, A and C, this GPU's D)
 //
 // Dependencies: the CUDA driver API (-lcuda) and the C++17 standard library; nothing else. The host
 // code needs no GPU to build; the kernels come from PTX text at run time.
@@ -1225,9 +1229,12 @@ JitResult run_variant(const Variant& v, const std::string& ptx_text, std::vector
 struct WgmmaEntry {
   std::string ptx, file, a_source, ta, td;
   int cases = 0, smem_bytes = 0, wa = 0, wc = 0, wd = 0;
+  int we = 0, sel = -1;  // wgmma.mma_async.sp: the sp-meta word after C, and sp-sel
   int scale_a = 1, scale_b = 1, trans_a = 0, trans_b = 0;
-  int record_words() const { return 8 + smem_bytes / 4 + 128 * (wa + wc + wd); }
-  int d_offset() const { return 8 + smem_bytes / 4; }  // thread t's D words: d_offset + t*(a+c+d) + a + c
+  int per_thread() const { return wa + wc + we + wd; }
+  int record_words() const { return 8 + smem_bytes / 4 + 128 * per_thread(); }
+  // Thread t's words start at threads_offset() + t * per_thread(): A, C, (E,) D.
+  int threads_offset() const { return 8 + smem_bytes / 4; }
 };
 
 // The immediates the instruction takes after scale-d: float types scale A and B, f16/bf16
@@ -1249,7 +1256,7 @@ std::string wgmma_immediates(const WgmmaEntry& e) {
 std::string wgmma_ptx(const WgmmaEntry& e, const std::string& target, int alloc) {
   const bool f32 = e.td == "f32";
   const std::string dty = f32 ? "f32" : "b32", mem = f32 ? "f32" : "u32";
-  const int stride = 4 * (e.wa + e.wc + e.wd);
+  const int stride = 4 * e.per_thread();
   std::ostringstream p;
   p << ".version 8.4\n.target " << target << "\n.address_size 64\n"
     << ".extern .shared .align 1024 .b8 smem[];\n"
@@ -1275,12 +1282,14 @@ std::string wgmma_ptx(const WgmmaEntry& e, const std::string& target, int alloc)
     << "  add.s64 %rd7, %rd7, %rd8;\n  add.s64 %rd7, %rd7, 32;\n";
   for (int i = 0; i < e.wa; ++i) p << "  ld.global.u32 %a" << i << ", [%rd7+" << 4 * i << "];\n";
   for (int i = 0; i < e.wd; ++i) p << "  ld.global." << mem << " %d" << i << ", [%rd7+" << 4 * (e.wa + i) << "];\n";
+  if (e.we) p << "  ld.global.u32 %r13, [%rd7+" << 4 * (e.wa + e.wc) << "];\n";
   p << "  wgmma.fence.sync.aligned;\n  " << e.ptx << " {";
   for (int i = 0; i < e.wd; ++i) p << (i ? ", " : "") << "%d" << i;
-  p << "}, " << (e.a_source == "registers" ? "{%a0, %a1, %a2, %a3}" : "%rd5") << ", %rd6, %p1" << wgmma_immediates(e)
+  p << "}, " << (e.a_source == "registers" ? "{%a0, %a1, %a2, %a3}" : "%rd5") << ", %rd6"
+    << (e.we ? ", %r13, " + std::to_string(e.sel) : std::string()) << ", %p1" << wgmma_immediates(e)
     << ";\n  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n";
   for (int i = 0; i < e.wd; ++i)
-    p << "  st.global." << mem << " [%rd7+" << 4 * (e.wa + e.wc + i) << "], %d" << i << ";\n";
+    p << "  st.global." << mem << " [%rd7+" << 4 * (e.wa + e.wc + e.we + i) << "], %d" << i << ";\n";
   p << "DONE:\n  ret;\n}\n";
   return p.str();
 }
@@ -1293,25 +1302,27 @@ const char* kHelp = R"(mma_capture: run warp-level mma.sync.aligned instructions
 in the ptxmma-golden-regs-v1 format (manifest.json + one .bin per variant).
 
 Mode 1, generate inputs and capture:
-  mma_capture --out DIR [--cases N] [--seed S] [--families f1,f2,...] [--set NAME] (--all | VARIANT...)
+  mma_capture --out DIR [--cases N] [--seed S] [--families f1,f2,...] [--set NAME] [--sparse] (--all | VARIANT...)
     VARIANT   a full instruction, e.g. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
               (one of the dense variants that sm_90 assembles; see --list)
     --all     every variant of the table the device supports (min compute capability; a variant
               the driver's JIT rejects is skipped with a warning)
     --cases N cases per variant (default 64); case i uses families[i % len(families)]
-    --seed S  (default 1); inputs depend only on seed, variant and case index
+    --seed S  (default 1); inputs depend only on seed, variant and case index (sparse: not on the
+              selector, so the selectors of one variant run the same A, B, C and E words)
     --families  comma list (default bits,narrow,wide,special,cancel,intlike); known:
               bits narrow wide special cancel intlike align bigsmall subnormal overflow cbig ctiny tf32junk
     --set NAME  the manifest's "set" (default: the last component of DIR)
     --sparse  the sparse variants instead (mma.sp and mma.sp::ordered_metadata, catalog §3.1): one entry
               per legal sparsity selector, a metadata word per lane after C whose every nibble is
-              defined (docs/hardware/mma-sp-sm90.md); VARIANT then names a sparse instruction
+              defined (docs/hardware/mma-sp-format.md); VARIANT then names a sparse instruction, e.g.
+              mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 (all its selectors)
 
 Mode 2, re-run an existing set's inputs:
   mma_capture --rerun IN_DIR --out DIR [--set NAME]
-    runs exactly the A/B/C words of IN_DIR on this GPU and writes them with this GPU's D words; the
-    manifest is copied, with this machine's device, sm and driver fields. Prints, per variant, how
-    many D words differ from IN_DIR.
+    runs exactly the A/B/C words (sparse entries: and E) of IN_DIR on this GPU and writes them with this
+    GPU's D words; the manifest is copied, with this machine's device, sm and driver fields. Prints, per
+    variant, how many D words differ from IN_DIR.
 
 Common options:
   --device N        CUDA device ordinal (default 0)
@@ -1620,7 +1631,8 @@ struct Runner {
         }
         if (found.empty())
           fail("unknown variant '" + s + "': not a" + (o.sparse ? " sparse" : " dense mma.sync.aligned") +
-               " variant of sm_90 (see --list)");
+               " variant of sm_90 (see --list" + (o.sparse ? " --sparse)" : ")") +
+               (!o.sparse && starts_with(s, "mma.sp") ? "; a sparse variant needs --sparse" : ""));
         for (const Variant& v : found) {
           if (gpu.active && gpu.cc() < v.min_sm) fail(s + " needs " + sm_label(v.min_sm) + "; this device is " + gpu.sm());
           if (!seen.insert(file_name(v)).second) fail("variant given twice: " + s);
@@ -1712,7 +1724,8 @@ struct Runner {
       Item it;
       WgmmaEntry& e = it.e;
       e.ptx = str(v, "ptx");
-      if (!starts_with(e.ptx, "wgmma.mma_async.sync.aligned.m64n")) fail(where + ": '" + e.ptx + "' is not a dense wgmma");
+      if (!starts_with(e.ptx, "wgmma.mma_async.sync.aligned.m64n") && !starts_with(e.ptx, "wgmma.mma_async.sp.sync.aligned.m64n"))
+        fail(where + ": '" + e.ptx + "' is not a wgmma.mma_async");
       e.file = str(v, "file");
       if (e.file.empty() || e.file.find('/') != std::string::npos || !files.insert(e.file).second)
         fail(where + ": 'file' must be a plain file name, listed once");
@@ -1732,6 +1745,12 @@ struct Runner {
       e.wc = num(*w, "c", 1, 128);
       e.wd = num(*w, "d", 1, 128);
       if (e.wc != e.wd) fail(where + ": C and D words differ");
+      if (const JVal* sp = v.find("sparse"); sp && sp->kind == JVal::Obj) {
+        e.sel = num(*sp, "selector", 0, 1);
+        e.we = num(*w, "e", 1, 1);
+      }
+      if ((e.sel >= 0) != starts_with(e.ptx, "wgmma.mma_async.sp."))
+        fail(where + ": a sparse entry is wgmma.mma_async.sp with \"sparse\": {\"selector\": S}, and only it");
       e.ta = str(*t, "a");
       e.td = str(*t, "d");
       it.in = read_words(join_path(o.rerun, e.file), static_cast<std::size_t>(e.cases) * e.record_words());
@@ -1746,11 +1765,11 @@ struct Runner {
     long long total_diff = 0, total_words = 0;
     for (auto& it : items) {
       const WgmmaEntry& e = it.e;
-      const int rec = e.record_words(), per = e.wa + e.wc + e.wd;
+      const int rec = e.record_words(), per = e.per_thread(), d_at = e.wa + e.wc + e.we;
       std::vector<std::uint32_t> buf = it.in;
       for (int c = 0; c < e.cases; ++c)
         for (int t = 0; t < 128; ++t)
-          for (int j = 0; j < e.wd; ++j) buf[static_cast<std::size_t>(c * rec + e.d_offset() + t * per + e.wa + e.wc + j)] = 0;
+          for (int j = 0; j < e.wd; ++j) buf[static_cast<std::size_t>(c * rec + e.threads_offset() + t * per + d_at + j)] = 0;
       const std::string text = wgmma_ptx(e, target, alloc);
       if (!o.dump_ptx.empty()) write_bytes(join_path(o.dump_ptx, e.file.substr(0, e.file.size() - 4) + ".ptx"), text.data(), text.size());
       if (gpu.active) {
@@ -1788,7 +1807,7 @@ struct Runner {
         for (int c = 0; c < e.cases; ++c)
           for (int t = 0; t < 128; ++t)
             for (int j = 0; j < e.wd; ++j, ++n) {
-              const std::size_t at = static_cast<std::size_t>(c * rec + e.d_offset() + t * per + e.wa + e.wc + j);
+              const std::size_t at = static_cast<std::size_t>(c * rec + e.threads_offset() + t * per + d_at + j);
               diff += buf[at] != it.in[at];
             }
         total_diff += diff;

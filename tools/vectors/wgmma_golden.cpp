@@ -97,6 +97,10 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
     v.a_words = static_cast<int>(count(e["words"], "a", ww, 0, 4));
     v.c_words = static_cast<int>(count(e["words"], "c", ww, 0, 128));
     v.d_words = static_cast<int>(count(e["words"], "d", ww, 1, 128));
+    if (e.contains("sparse")) {
+      v.selector = static_cast<int>(count(e["sparse"], "selector", w + ": sparse", 0, 3));
+      v.e_words = static_cast<int>(count(e["words"], "e", ww, 1, 1));
+    }
     if ((v.a_words != 0) != (v.operands.a_source == ASource::registers))
       throw Error(fmt::format("{}: words a = {} does not fit a_source '{}'", w, v.a_words, source));
     if (e.contains("types")) {
@@ -124,7 +128,7 @@ std::vector<WgmmaGoldenCase> split_wgmma_golden_cases(const WgmmaGoldenEntry& e,
     return static_cast<std::uint32_t>(bytes[at]) | (static_cast<std::uint32_t>(bytes[at + 1]) << 8) |
            (static_cast<std::uint32_t>(bytes[at + 2]) << 16) | (static_cast<std::uint32_t>(bytes[at + 3]) << 24);
   };
-  const std::size_t per_thread = static_cast<std::size_t>(e.a_words + e.c_words + e.d_words);
+  const std::size_t per_thread = static_cast<std::size_t>(e.a_words + e.c_words + e.e_words + e.d_words);
   // Grown case by case: a manifest's count must not allocate before the file shows it holds them.
   std::vector<WgmmaGoldenCase> cases;
   for (int i = 0; i < e.cases; ++i) {
@@ -164,6 +168,7 @@ std::vector<WgmmaGoldenCase> split_wgmma_golden_cases(const WgmmaGoldenEntry& e,
     for (int t = 0; t < 128; ++t) {
       for (int k = 0; k < e.a_words; ++k, off += 4) c.a.push_back(word(off));
       for (int k = 0; k < e.c_words; ++k, off += 4) c.c.push_back(word(off));
+      for (int k = 0; k < e.e_words; ++k, off += 4) c.e.push_back(word(off));
       for (int k = 0; k < e.d_words; ++k, off += 4) c.d.push_back(word(off));
     }
   }

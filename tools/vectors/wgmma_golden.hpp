@@ -1,6 +1,8 @@
 // Warpgroup golden sets (../shared/golden/README.md, format ptxmma-golden-wgmma-v1): a
 // manifest.json and one .bin per (variant, N, form) entry; each case a header (descriptors,
-// scale_d, shared base and size), the shared-memory image, and per thread (128) its A, C and D words.
+// scale_d, shared base and size), the shared-memory image, and per thread (128) its A, C and D words;
+// a sparse entry (wgmma.mma_async.sp) names its "sparse": {"selector": S} and each thread also has
+// its sp-meta word e between C and D.
 // A .bin may be stored as .bin.xz.
 #pragma once
 #include <cstdint>
@@ -29,6 +31,8 @@ struct WgmmaGoldenEntry {
   int cases = 0;
   std::uint32_t smem_bytes = 0;
   int a_words = 0, c_words = 0, d_words = 0;  // per thread
+  int e_words = 0;                            // sparse: the sp-meta word
+  int selector = -1;                          // sparse: sp-sel
   std::map<std::string, Type> types;          // "a", "b", "d"
   [[nodiscard]] std::string label() const;    // ptx and form: "... [RS, scale-a -1, trans-b]"
 };
@@ -48,7 +52,7 @@ struct WgmmaGoldenCase {
   bool scale_d = true;
   std::uint32_t smem_base = 0;
   std::vector<std::uint8_t> image;        // smem_bytes bytes, to be placed at smem_base
-  std::vector<std::uint32_t> a, c, d;     // thread-major: 128 x a_words, c_words, d_words
+  std::vector<std::uint32_t> a, c, e, d;  // thread-major: 128 x a_words, c_words, e_words, d_words
 };
 
 // Reads and checks the manifest; every error names the file and the entry.

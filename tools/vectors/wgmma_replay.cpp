@@ -86,6 +86,9 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
   const std::string where = fmt::format("{}: variants[{}] ({})", set.manifest, e.index, e.label());
   const int a_words = e.operands.a_source == ASource::registers ? v->a_regs() : 0;
   if (e.n != v->shape.n) throw Error(fmt::format("{}: 'n' is {}, the instruction has N = {}", where, e.n, v->shape.n));
+  if (v->sparse != (e.selector >= 0))
+    throw Error(fmt::format("{}: {}", where, v->sparse ? "a sparse instruction needs \"sparse\": {\"selector\": S} and words e"
+                                                      : "a dense instruction with \"sparse\" metadata"));
   if (e.a_words != a_words || e.c_words != v->d_regs() || e.d_words != v->d_regs())
     throw Error(fmt::format("{}: manifest gives words a={} c={} d={}, the instruction has a={} c={} d={}", where,
                             e.a_words, e.c_words, e.d_words, a_words, v->d_regs(), v->d_regs()));
@@ -111,6 +114,8 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
     in.desc_b = c.desc_b;
     in.scale_d = c.scale_d;
     in.c = c.c;
+    in.meta = c.e;
+    in.selector = e.selector;
     got.assign(c.d.size(), 0);
     try {
       x.run(in, got);
