@@ -160,6 +160,10 @@ nb::dict golden_cases(const std::string& path, int index) {
     out["a"] = stack(cs, &WgmmaGoldenCase::a, 128, e.a_words);
     out["c"] = stack(cs, &WgmmaGoldenCase::c, 128, e.c_words);
     out["d"] = stack(cs, &WgmmaGoldenCase::d, 128, e.d_words);
+    if (e.selector >= 0) {  // wgmma.mma_async.sp: the sp-meta words and sp-sel
+      out["e"] = stack(cs, &WgmmaGoldenCase::e, 128, e.e_words);
+      out["selector"] = e.selector;
+    }
     return out;
   }
   const GoldenSet s = read_golden_set(path);

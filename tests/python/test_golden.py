@@ -9,7 +9,7 @@ import ptxmma
 from conftest import DATA
 
 SETS = ["mma-sm90-h200", "mma-sm90-adversarial", "mma-sm90-f64-directed", "probes-sm90", "wgmma-sm90",
-        "mma-sp-sm90", "probes-sp-sm90"]
+        "mma-sp-sm90", "probes-sp-sm90", "wgmma-sp-sm90"]
 
 
 @pytest.mark.parametrize("name", SETS)
