@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "sim/exec/sparse_rows.hpp"
 
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
@@ -87,8 +88,8 @@ namespace {
 // Sparse variants run one A row at a time: K/2 stored elements against the B rows they pick.
 TileSpec tile_spec(const MmaVariant& v, MmaOptions o) {
   const bool sparse = v.sparse != Sparsity::dense;
-  return TileSpec{v.a,          v.b, v.c, v.d, sparse ? 1 : v.shape.m, v.shape.n, sparse ? v.shape.k / 2 : v.shape.k,
-                  o.rounding, o.satfinite, v.bitop};
+  return TileSpec{v.a,         v.b,        v.c,         v.d,   sparse ? 1 : v.shape.m, v.shape.n,
+                  sparse ? v.shape.k / 2 : v.shape.k, o.rounding, o.satfinite, v.bitop};
 }
 
 }  // namespace
@@ -248,12 +249,11 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
   const auto cd_step = static_cast<std::size_t>(s.m * s.n);
   const auto problems = static_cast<std::size_t>(v_.ld->problems);
-  if (v_.sparse != Sparsity::dense) {
-    run_sparse(e);
-  } else {
   for (int p = 0; p < v_.ld->problems; ++p) {
     const auto up = static_cast<std::size_t>(p);
-    if (packed)
+    if (v_.sparse != Sparsity::dense)
+      run_sparse(e);
+    else if (packed)
       kernel_.run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
     else if (words)
       kernel_.run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
@@ -261,7 +261,6 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
                         &d_codes_[up * cd_step]);
     else
       kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
-  }
   }
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
@@ -292,16 +291,11 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
 }
 
 void MmaExecutor::run_sparse(SparseInput e) const {
-  const int m = v_.shape.m, n = v_.shape.n, k = v_.shape.k, half = k / 2;
-  for (int row = 0; row < m; ++row) {
-    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, columns_.data());
-    for (int j = 0; j < n; ++j)
-      for (int s = 0; s < half; ++s)
-        b_row_[static_cast<std::size_t>(j * half + s)] = b_codes_[static_cast<std::size_t>(j * k + columns_[static_cast<std::size_t>(s)])];
-    const auto r = static_cast<std::size_t>(row);
-    kernel_.run(&a_codes_[r * static_cast<std::size_t>(half)], b_row_.data(), &c_codes_[r * static_cast<std::size_t>(n)],
-                &d_codes_[r * static_cast<std::size_t>(n)]);
-  }
+  const bool ordered = v_.sparse == Sparsity::ordered;
+  run_sparse_rows(
+      kernel_, a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data(), v_.shape.m, v_.shape.n, v_.shape.k,
+      [&](int row, int* cols) { v_.metadata->row_columns(v_.pattern, ordered, e.meta, e.selector, row, cols); },
+      columns_, b_row_);
 }
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,

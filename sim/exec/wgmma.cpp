@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/error.hpp"
+#include "sim/exec/sparse_rows.hpp"
 #include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
@@ -221,17 +222,9 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
     for (std::size_t i = 0; i < c_codes_.size(); ++i)
       c_codes_[i] = code_of(di, get_element(in.c[d_word_[i]], bits, static_cast<int>(d_elem_[i])));
   if (v_.sparse) {
-    const int n = v_.shape.n, k = v_.shape.k, half = v_.a_cols();
-    for (int row = 0; row < 64; ++row) {
-      sparse_columns(in, row, columns_.data());
-      for (int j = 0; j < n; ++j)
-        for (int s = 0; s < half; ++s)
-          b_row_[static_cast<std::size_t>(j * half + s)] =
-              ops_.b[static_cast<std::size_t>(j * k + columns_[static_cast<std::size_t>(s)])];
-      const auto r = static_cast<std::size_t>(row);
-      kernel_.run(&ops_.a[r * static_cast<std::size_t>(half)], b_row_.data(), &c_codes_[r * static_cast<std::size_t>(n)],
-                  &d_codes_[r * static_cast<std::size_t>(n)]);
-    }
+    run_sparse_rows(
+        kernel_, ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data(), 64, v_.shape.n, v_.shape.k,
+        [&](int row, int* cols) { sparse_columns(in, row, cols); }, columns_, b_row_);
   } else {
     kernel_.run(ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data());
   }
