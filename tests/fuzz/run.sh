@@ -8,9 +8,8 @@ set -uo pipefail
 build=$1 seconds=$2 runs=${3:--1}
 shift $(($# < 3 ? $# : 3))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(ptx_parser yaml golden_set number_format descriptor)
-seeds=$(cd "$(dirname "$0")" && pwd)/corpus
-declare -A max_len=([ptx_parser]=8192 [yaml]=8192 [golden_set]=65536 [number_format]=256 [descriptor]=16)
+source "$(dirname "$0")/targets.sh"
+[ ${#targets[@]} -eq 0 ] && targets=("${default_targets[@]}")
 status=0
 for t in "${targets[@]}"; do
   mkdir -p "$build/fuzz-corpus/$t" "$build/fuzz-artifacts"
