@@ -25,19 +25,20 @@ CUDA = r"""
 #include <torch/extension.h>
 
 // One warp: lane l's A, B, C registers are words [l * n, (l + 1) * n) of a, b, c; D likewise.
-// C and D are .f32 ("f") or .s32 ("r") registers, as the instruction's types say (ACC, K).
+// C and D are .f32 ("f") or .s32 ("r") registers, as the instruction's types say (PTXMMA_ACC,
+// PTXMMA_REG; the macros carry a prefix because torch's headers use short names such as K).
 __global__ void mma_kernel(const unsigned* a, const unsigned* b, const unsigned* c, unsigned* d) {
   const int l = threadIdx.x;
   unsigned ra[4], rb[2];
-  ACC rc[4], rd[4];
+  PTXMMA_ACC rc[4], rd[4];
   for (int i = 0; i < 4; ++i) ra[i] = a[l * 4 + i];
   for (int i = 0; i < 2; ++i) rb[i] = b[l * 2 + i];
-  for (int i = 0; i < 4; ++i) rc[i] = TO_ACC(c[l * 4 + i]);
-  asm volatile(INSTR " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
-               : "=" K(rd[0]), "=" K(rd[1]), "=" K(rd[2]), "=" K(rd[3])
+  for (int i = 0; i < 4; ++i) rc[i] = PTXMMA_TO_ACC(c[l * 4 + i]);
+  asm volatile(PTXMMA_INSTR " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+               : "=" PTXMMA_REG(rd[0]), "=" PTXMMA_REG(rd[1]), "=" PTXMMA_REG(rd[2]), "=" PTXMMA_REG(rd[3])
                : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                 K(rc[0]), K(rc[1]), K(rc[2]), K(rc[3]));
-  for (int i = 0; i < 4; ++i) d[l * 4 + i] = FROM_ACC(rd[i]);
+                 PTXMMA_REG(rc[0]), PTXMMA_REG(rc[1]), PTXMMA_REG(rc[2]), PTXMMA_REG(rc[3]));
+  for (int i = 0; i < 4; ++i) d[l * 4 + i] = PTXMMA_FROM_ACC(rd[i]);
 }
 
 torch::Tensor run_mma(torch::Tensor a, torch::Tensor b, torch::Tensor c) {
@@ -54,9 +55,10 @@ torch::Tensor run_mma(torch::Tensor a, torch::Tensor b, torch::Tensor c) {
 def kernel_source(instr, d_type):
     """The CUDA text for `instr`: its accumulator registers as float ("f") or int ("r")."""
     f = d_type == "f32"
-    head = (f'#define INSTR "{instr}"\n#define ACC {"float" if f else "int"}\n#define K(x) "{"f" if f else "r"}"(x)\n'
-            f'#define TO_ACC(x) {"__uint_as_float(x)" if f else "int(x)"}\n'
-            f'#define FROM_ACC(x) {"__float_as_uint(x)" if f else "unsigned(x)"}\n')
+    head = (f'#define PTXMMA_INSTR "{instr}"\n#define PTXMMA_ACC {"float" if f else "int"}\n'
+            f'#define PTXMMA_REG(x) "{"f" if f else "r"}"(x)\n'
+            f'#define PTXMMA_TO_ACC(x) {"__uint_as_float(x)" if f else "int(x)"}\n'
+            f'#define PTXMMA_FROM_ACC(x) {"__float_as_uint(x)" if f else "unsigned(x)"}\n')
     return head + CUDA
 
 # Instructions with 4 A, 2 B and 4 C/D 32-bit registers per lane (the kernel's operand lists).
