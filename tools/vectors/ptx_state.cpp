@@ -56,7 +56,7 @@ std::vector<std::uint8_t> hex_bytes(const YamlFile& f, const YAML::Node& n) {
 }
 
 // The bytes of a memory block: bytes: "hex" | type + values: [...] | type + ramp: {start, step, count}.
-std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
+std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, RampBudget& ramps) {
   if (b["bytes"]) return hex_bytes(f, b["bytes"]);
   if (!b["type"]) f.fail(b, "a memory block needs 'bytes', or 'type' with 'values' or 'ramp'");
   const auto t = ptx::parse_ptx_type(b["type"].Scalar());
@@ -102,7 +102,10 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
         f.fail(r, "'ramp' start and step must be 0 or between 1e-400 and 1e400 in magnitude");
     if (!r["count"]) f.fail(r, "'ramp' needs 'count'");
     const std::uint64_t count = integer_of(f, r["count"], "count");
-    if (count > (1U << 16)) f.fail(r["count"], fmt::format("'count' is too large (at most {})", 1U << 16));
+    if (count > ramps.left)
+      f.fail(r["count"], fmt::format("'count' {} is too large: the file's ramps may have {} more elements (at most {} "
+                                      "in all)", count, ramps.left, RampBudget{}.left));
+    ramps.left -= count;
     for (std::uint64_t i = 0; i < count; ++i) {
       const Rational x = start->value + step->value * static_cast<long long>(i);
       ExactValue e;
@@ -122,8 +125,8 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b) {
   f.fail(b, "a typed memory block needs 'values' or 'ramp'");
 }
 
-void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem) {
-  for (const MemoryBlock& b : memory_blocks(f, list)) {
+void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, RampBudget& ramps) {
+  for (const MemoryBlock& b : memory_blocks(f, list, ramps)) {
     try {
       mem.write(b.address, b.bytes.data(), b.bytes.size());
     } catch (const Error& e) {
@@ -134,7 +137,7 @@ void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem) {
 
 }  // namespace
 
-std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list) {
+std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, RampBudget& ramps) {
   if (!list.IsSequence()) f.fail(list, "expected a list of blocks (- {address: ..., bytes: ...})");
   std::vector<MemoryBlock> out;
   for (const auto& b : list) {
@@ -143,7 +146,7 @@ std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list
     if (!b["address"]) f.fail(b, "a block needs 'address'");
     MemoryBlock m;
     m.address = integer_of(f, b["address"], "address");
-    m.bytes = block_bytes(f, b);
+    m.bytes = block_bytes(f, b, ramps);
     m.width = b["bytes"] ? 1 : std::max(1, ptx::bits(*ptx::parse_ptx_type(b["type"].Scalar())) / 8);
     m.node = static_cast<const YAML::Node&>(b);  // the Node, not the iterator_value (clang)
     out.push_back(std::move(m));
@@ -251,15 +254,16 @@ void PtxState::apply(Machine& m) const {
         }
       }
     }
-    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared);
-    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global);
-    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant);
+    RampBudget ramps;
+    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared, ramps);
+    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global, ramps);
+    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant, ramps);
     if (const YAML::Node ps = r["params"]) {
       const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
         std::vector<std::uint8_t> bytes;
         if (val.IsMap()) {
           f.check_keys(val, {"bytes", "type", "values", "ramp"});
-          bytes = block_bytes(f, val);
+          bytes = block_bytes(f, val, ramps);
         } else {
           const int w = ptx::bits(v.type);
           if (v.size * 8 != static_cast<std::uint64_t>(w))

@@ -38,6 +38,12 @@ struct MemoryBlock {
   int width = 1;
   YAML::Node node;
 };
-std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list);
+// Ramps (`type` + `ramp:`) of one STATE.yaml, or of one vector file's expected memory, expand to
+// at most `left` elements together: each is an exact rational rounding, and a file of a few KiB
+// could otherwise ask for millions of them.
+struct RampBudget {
+  std::uint64_t left = 1U << 16;
+};
+std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, RampBudget& ramps);
 
 }  // namespace ptxmma

@@ -225,7 +225,8 @@ std::string resolve(const std::string& file, const std::string& rel) {
 }
 
 std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node& n, const std::string& file_target,
-                                            const std::string& name, const std::vector<std::string>& lines) {
+                                            const std::string& name, const std::vector<std::string>& lines,
+                                            RampBudget& ramps) {
   auto c = std::make_shared<VectorCase>();
   c->name = name;
   f.check_keys(n,
@@ -324,7 +325,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   if (ex["registers"]) c->regs = parse_expected_registers(f, ex["registers"], *c->program);
   for (const char* space : {"global", "shared"})
     if (ex[space])
-      for (MemoryBlock& b : memory_blocks(f, ex[space])) c->memory.push_back({space, std::move(b)});
+      for (MemoryBlock& b : memory_blocks(f, ex[space], ramps)) c->memory.push_back({space, std::move(b)});
   try {
     (void)models_for(c->target);
   } catch (const Error& e) {
@@ -467,13 +468,14 @@ VectorFile VectorFile::parse(const std::string& text, const std::string& path) {
   if (!cs) f.fail(r, "missing key 'cases'");
   if (!cs.IsSequence() || cs.size() == 0) f.fail(cs, "'cases' takes a non-empty list of cases");
   std::set<std::string> names;
+  RampBudget ramps;
   f.located([&] {
     for (std::size_t i = 0; i < cs.size(); ++i) {
       const YAML::Node n = cs[i];
       if (!n.IsMap()) f.fail(n, "a case is a map (name, instruction or snippet, ..., expect)");
       const std::string nm = n["name"] ? scalar_of(f, n["name"], "name") : fmt::format("case {}", i + 1);
       if (!names.insert(nm).second) f.fail(n["name"] ? n["name"] : n, fmt::format("duplicate case name '{}'", nm));
-      vf.cases.push_back(load_case(f, n, vf.target, nm, lines));
+      vf.cases.push_back(load_case(f, n, vf.target, nm, lines, ramps));
     }
   });
   return vf;
