@@ -40,10 +40,8 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
     fail(ins, e.what());
   }
   const MmaVariant& v = *m.variant;
-  if (v.block_scale)
-    fail(ins, fmt::format("'{}': block-scaled mma (.block_scale) is not simulated yet", ins.text));
   const bool sparse = v.sparse != Sparsity::dense;
-  count(ins, sparse ? 6 : 4);
+  count(ins, sparse ? 6 : v.block_scale ? 8 : 4);
   const ptxmma::Operand which[] = {ptxmma::Operand::d, ptxmma::Operand::a, ptxmma::Operand::b, ptxmma::Operand::c};
   for (int i = 0; i < 4; ++i) {
     const ptxmma::Operand o = which[i];
@@ -59,6 +57,27 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
       fail(ins.ops[5].loc, fmt::format("'{}': sparsity selector {} is out of range (0..{})", ins.text, sel,
                                        v.metadata->selectors - 1));
     ins.d.mode = static_cast<int>(sel);
+  }
+  if (v.block_scale) {  // scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}
+    int sel[4];
+    for (int i = 0; i < 2; ++i) {
+      const std::size_t at = 4 + 2 * static_cast<std::size_t>(i);
+      const char* which = i == 0 ? "a" : "b";
+      reg(cx.program, ins, ins.ops[at], PtxType::b32, fmt::format("scale-{}-data", which));
+      Operand& ids = ins.ops[at + 1];
+      if (ids.kind != Operand::Kind::vec || ids.elems.size() != 2)
+        fail(ids.loc, fmt::format("'{}': expected {{byte-id-{}, thread-id-{}}}", ins.text, which, which));
+      for (int j = 0; j < 2; ++j) {
+        const std::string what = fmt::format("{}-id-{}", j == 0 ? "byte" : "thread", which);
+        const std::int64_t x = integer(ins, ids.elems[static_cast<std::size_t>(j)], what + " (this simulator takes constants)");
+        sel[2 * i + j] = static_cast<int>(std::clamp<std::int64_t>(x, -1, 4));
+      }
+    }
+    try {
+      v.scales->check(v.scale_vec, sel[0], sel[1], sel[2], sel[3]);
+    } catch (const Error& e) {
+      fail(ins, fmt::format("'{}': {}", ins.text, e.what()));
+    }
   }
   ins.d.mma = std::make_shared<const MmaInstruction>(std::move(m));
   ins.d.sync = ins.d.aligned = true;

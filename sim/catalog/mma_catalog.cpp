@@ -465,6 +465,9 @@ MmaCatalog MmaCatalog::load(const std::string& config_dir) {
   c.sparse_ = SparseLibrary::load(config_dir + "/mma/sparse.yaml");
   const YamlFile f = YamlFile::load(config_dir + "/mma/variants.yaml");
   c.variants_ = VariantLoader(f, c.layouts_, c.sparse_).run();
+  c.scales_ = std::make_shared<const ScaleLayout>(ScaleLayout::load(config_dir + "/mma/block_scale.yaml"));
+  for (MmaVariant& v : c.variants_)
+    if (v.block_scale) v.scales = c.scales_.get();
   return c;
 }
 

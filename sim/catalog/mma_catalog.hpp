@@ -1,6 +1,7 @@
 // The catalogue of warp-level mma variants: configs/mma/variants.yaml expanded against the
 // fragment layouts of configs/mma/layouts.yaml, loaded once per process.
 #pragma once
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +53,7 @@ class MmaCatalog {
   MmaCatalog() = default;
   LayoutLibrary layouts_;
   SparseLibrary sparse_;
+  std::shared_ptr<const ScaleLayout> scales_;  // shared: its address outlives a move of the catalogue
   std::vector<MmaVariant> variants_;
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/layout/fragment_layout.hpp"
+#include "sim/layout/scale_layout.hpp"
 #include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/numeric/rounding.hpp"
@@ -90,6 +91,8 @@ struct MmaVariant {
   Sparsity sparse = Sparsity::dense;
   SparsePattern pattern = SparsePattern::two_of_four;
   const SparseMetadata* metadata = nullptr;
+  // Block-scaled variants: where the scale-data registers hold each scale (configs/mma/block_scale.yaml).
+  const ScaleLayout* scales = nullptr;
 
   int row = 0;              // row of the catalogue table (ptx-mma-catalog.md §1), for messages
   std::string ptx;          // canonical spelling, e.g. "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"

@@ -50,6 +50,40 @@ void MmaExecutor::check_sparse(SparseInput e) const {
                             v_.metadata->selectors - 1));
 }
 
+void MmaExecutor::check_scales(ScaleInput s) const {
+  if (s.a.size() != 32 || s.b.size() != 32)
+    throw Error(fmt::format("{}: needs the 32 lanes' scale-a-data and scale-b-data words", v_.ptx));
+  try {
+    v_.scales->check(v_.scale_vec, s.byte_a, s.tid_a, s.byte_b, s.tid_b);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", v_.ptx, e.what()));
+  }
+}
+
+std::uint64_t MmaExecutor::scaled_element(WarpOperand a, WarpOperand b, WarpOperand c, ScaleInput s, int row, int col,
+                                          DotTrace* trace) const {
+  const int k = v_.shape.k, V = v_.scale_vec;
+  Term at[kMaxK], bt[kMaxK], sa[4], sb[4];
+  for (int i = 0; i < k; ++i) {
+    at[i] = make_term(v_.a, element(*v_.la, v_.a, a, 0, row, i));
+    bt[i] = make_term(v_.b, element(*v_.lb, v_.b, b, 0, i, col));
+  }
+  for (int i = 0; i < V; ++i) {
+    sa[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->a, s.a, V, s.tid_a, s.byte_a, row, i)));
+    sb[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->b, s.b, V, s.tid_b, s.byte_b, col, i)));
+  }
+  const Term ct = make_term(v_.c, element(*v_.lc, v_.c, c, 0, row, col));
+  DotOperands r{v_.a, v_.b, v_.c, v_.d, at, bt, k, &ct, o_.rounding, o_.satfinite, v_.bitop};
+  r.a_scales = sa;
+  r.b_scales = sb;
+  r.scale_k = k / V;
+  if (trace)
+    for (int i = 0; i < V; ++i)
+      trace->lines.push_back(fmt::format("K-block {} (k {}..{}): scale A {:#04x}, scale B {:#04x} ({})", i, i * k / V,
+                                         (i + 1) * k / V - 1, sa[i].code, sb[i].code, name(*v_.stype)));
+  return dot(m_, r, trace);
+}
+
 DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                                 std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const {
   int k = v_.shape.k;
@@ -224,7 +258,7 @@ void MmaExecutor::gather_bits(const std::vector<BitRun>& runs, WarpOperand op, s
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = halves[2 * i] | (static_cast<std::uint64_t>(halves[2 * i + 1]) << 32);
 }
 
-void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e) const {
+void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e) const {
   const bool packed = !a_runs_.empty(), words = !a_index_.empty();
   if (packed) {
     gather_bits(a_runs_, a, halves_, a_codes_);
@@ -261,6 +295,18 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
                         &d_codes_[up * cd_step]);
     else
       kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+  }
+}
+
+void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e,
+                      ScaleInput sc) const {
+  if (v_.block_scale) {
+    check_scales(sc);
+    for (int row = 0; row < v_.shape.m; ++row)
+      for (int col = 0; col < v_.shape.n; ++col)
+        d_codes_[static_cast<std::size_t>(row * v_.shape.n + col)] = scaled_element(a, b, c, sc, row, col, nullptr);
+  } else {
+    run_products(a, b, c, e);
   }
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
@@ -299,7 +345,11 @@ void MmaExecutor::run_sparse(SparseInput e) const {
 }
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
-                                   DotTrace& trace, SparseInput e) const {
+                                   DotTrace& trace, SparseInput e, ScaleInput s) const {
+  if (v_.block_scale) {
+    check_scales(s);
+    return scaled_element(a, b, c, s, row, col, &trace);
+  }
   std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
   return dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);
 }
@@ -345,8 +395,21 @@ void execute_mma(Warp& w, const MmaExecutor& x, const MmaRegisters& regs) {
                               name(w.kind(regs.e))));
     for (int lane = 0; lane < Warp::kLanes; ++lane) meta.push_back(static_cast<std::uint32_t>(w.get(lane, regs.e)));
   }
+  std::vector<std::uint32_t> scale_a, scale_b;
+  if (v.block_scale) {
+    if (regs.scale_a.empty() || regs.scale_b.empty())
+      throw Error(fmt::format("{} needs the scale-a-data and scale-b-data registers", v.ptx));
+    for (const std::string* r : {&regs.scale_a, &regs.scale_b})
+      if (w.kind(*r) != RegKind::b32)
+        throw Error(fmt::format("scale register {} is .{}, the instruction needs a .b32 register", *r, name(w.kind(*r))));
+    for (int lane = 0; lane < Warp::kLanes; ++lane) {
+      scale_a.push_back(static_cast<std::uint32_t>(w.get(lane, regs.scale_a)));
+      scale_b.push_back(static_cast<std::uint32_t>(w.get(lane, regs.scale_b)));
+    }
+  }
   x.run({a, words_per_lane(*v.la, v.a, v.container)}, {b, words_per_lane(*v.lb, v.b, v.container)},
-        {c, words_per_lane(*v.lc, v.c, v.container)}, d, {meta, regs.selector});
+        {c, words_per_lane(*v.lc, v.c, v.container)}, d, {meta, regs.selector},
+        {scale_a, scale_b, regs.byte_a, regs.tid_a, regs.byte_b, regs.tid_b});
   const int dw = words_per_lane(*v.ld, v.d, v.container);
   for (int lane = 0; lane < Warp::kLanes; ++lane)
     for (std::size_t r = 0; r < regs.d.size(); ++r) {

@@ -32,6 +32,13 @@ struct SparseInput {
   int selector = 0;
 };
 
+// The scale factors of a block-scaled mma: every lane's scale-a-data and scale-b-data words (lane
+// order) and the byte-id / thread-id selectors.
+struct ScaleInput {
+  std::span<const std::uint32_t> a, b;
+  int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
+};
+
 // Bits per element as the registers hold it (FP6/FP4 under kind::f8f6f4 take a byte).
 int element_bits(Type t, Container c);
 // An element's format code from its bits in the register (FP6/FP4 leave their container).
@@ -47,10 +54,12 @@ class MmaExecutor {
   // A sparse variant is, per A row, a dense dot of its K/2 stored elements with the B rows the
   // metadata `e` picks (B's other rows are not read: an Inf there makes no NaN); an undefined
   // metadata nibble or selector is an Error.
-  void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e = {}) const;
+  // A block-scaled variant reads its scales from `s` (selectors outside the legal values: Error).
+  void run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e = {},
+           ScaleInput s = {}) const;
   // One output element with its steps (explain); d unchanged.
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
-                        DotTrace& trace, SparseInput e = {}) const;
+                        DotTrace& trace, SparseInput e = {}, ScaleInput s = {}) const;
   [[nodiscard]] const MmaVariant& variant() const { return v_; }
 
  private:
@@ -80,6 +89,13 @@ class MmaExecutor {
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                      std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const;
   void check_sparse(SparseInput e) const;
+  void check_scales(ScaleInput s) const;
+  // Gathers A, B, C and runs the tile kernel per problem into d_codes_ (every variant but the
+  // block-scaled ones).
+  void run_products(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e) const;
+  // One element of a block-scaled variant (one problem), element by element through dot().
+  std::uint64_t scaled_element(WarpOperand a, WarpOperand b, WarpOperand c, ScaleInput s, int row, int col,
+                               DotTrace* trace) const;
   void run_sparse(SparseInput e) const;
   const MmaVariant& v_;
   const Model& m_;
@@ -102,6 +118,9 @@ struct MmaRegisters {
   std::vector<std::string> d, a, b, c;
   std::string e;
   int selector = 0;
+  // Block-scaled: the scale-a-data / scale-b-data registers and the selectors (constants).
+  std::string scale_a, scale_b;
+  int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
 };
 
 // Executes on a warp's named registers. Errors: lanes inactive (mma.sync needs the whole warp),

@@ -45,6 +45,19 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     }
     regs.selector = ins.d.mode;
   }
+  if (ins.ops.size() == 8) {  // block-scaled: the scale-data registers and the constant selectors
+    std::string* names[2] = {&regs.scale_a, &regs.scale_b};
+    int* ids[4] = {&regs.byte_a, &regs.tid_a, &regs.byte_b, &regs.tid_b};
+    for (std::size_t i = 0; i < 2; ++i) {
+      const int r = ins.ops[4 + 2 * i].reg;
+      *names[i] = x.p.registers[static_cast<std::size_t>(r)].name;
+      if (!w.declared(*names[i])) {
+        w.declare(*names[i], RegKind::b32);
+        for (int lane = 0; lane < 32; ++lane) w.set(lane, *names[i], x.m.reg(x.base + lane, r));
+      }
+      for (std::size_t j = 0; j < 2; ++j) *ids[2 * i + j] = static_cast<int>(ins.ops[5 + 2 * i].elems[j].value);
+    }
+  }
   w.set_active_mask(lanes);
   execute_mma(w, *x.mma, regs);
   for (const Operand& e : ins.ops[0].elems)

@@ -165,7 +165,66 @@ std::uint64_t run_blocks(const Model& m, const DotOperands& r, Type acc_type, st
   return acc;
 }
 
+// Block-scaled kinds: one block of the scaled terms and C (numerics.md §4.6). A NaN scale makes
+// NaN whatever it multiplies (all-zero products too), as do the usual special operands.
+std::uint64_t scaled_block(const Model& m, const DotOperands& r, DotTrace* trace) {
+  Specials s = product_specials(r);
+  for (int v = 0; v < r.k / r.scale_k; ++v)
+    if (r.a_scales[v].cls == FpClass::nan || r.b_scales[v].cls == FpClass::nan) s.nan = true;
+  s.add(*r.c_term);
+  if (s.any()) {
+    if (trace) trace->lines.push_back("a NaN scale, a NaN, 0 x Inf or an infinity among the operands");
+    return s.result(m, r.d);
+  }
+  Term terms[kMaxK + 1];
+  int n = 0;
+  const int group = m.block.scale_group;
+  if (group == 0) {  // each product, its exponent raised by both scales'
+    for (int k = 0; k < r.k; ++k)
+      terms[n++] = multiply(multiply(r.a_terms[k], r.b_terms[k]),
+                            multiply(r.a_scales[k / r.scale_k], r.b_scales[k / r.scale_k]));
+  } else {  // each group's exact sum times both scales; its exponent, the scales'
+    for (int g0 = 0; g0 < r.k; g0 += group) {
+      const int end = std::min(g0 + group, r.k);
+      int lsb = INT_MAX;
+      for (int k = g0; k < end; ++k)
+        if (r.a_terms[k].sig != 0 && r.b_terms[k].sig != 0) lsb = std::min(lsb, r.a_terms[k].lsb + r.b_terms[k].lsb);
+      i128 sum = 0;
+      for (int k = g0; k < end && lsb != INT_MAX; ++k) {
+        const Term p = multiply(r.a_terms[k], r.b_terms[k]);
+        if (p.sig == 0) continue;
+        const int shift = p.lsb - lsb;
+        if (shift + width(p.sig) > 120)
+          throw Error(fmt::format("model {}: a group sum of {} x {} products does not fit 120 bits", m.name,
+                                  name(r.a), name(r.b)));
+        const auto q = static_cast<i128>(p.sig << shift);
+        sum += p.sign ? -q : q;
+      }
+      const Term& sa = r.a_scales[g0 / r.scale_k];
+      const Term& sb = r.b_scales[g0 / r.scale_k];
+      const auto mag = static_cast<u128>(sum < 0 ? -sum : sum);
+      const u128 sig = mag * sa.sig * sb.sig;
+      if (width(sig) > 48)  // block_sum shifts a term's significand within 64 bits
+        throw Error(fmt::format("model {}: a scaled group sum of {} products is wider than 48 bits", m.name, name(r.a)));
+      terms[n++] = Term{sig == 0 ? FpClass::zero : FpClass::normal, sum < 0, sa.exp + sb.exp,
+                        (lsb == INT_MAX ? 0 : lsb) + sa.lsb + sb.lsb, sig, 0};
+      if (trace)
+        trace->lines.push_back(fmt::format("  group k {}..{}: exact sum {}{:#x} x 2^{}, scales 2^{} x {:#x} and 2^{} x {:#x}",
+                                           g0, end - 1, sum < 0 ? "-" : "", static_cast<std::uint64_t>(mag),
+                                           lsb == INT_MAX ? 0 : lsb, sa.lsb, static_cast<std::uint64_t>(sa.sig), sb.lsb,
+                                           static_cast<std::uint64_t>(sb.sig)));
+    }
+  }
+  terms[n++] = *r.c_term;
+  return block_sum(m, terms, n, r.d, trace);
+}
+
 std::uint64_t block_fma(const Model& m, const DotOperands& r, DotTrace* trace) {
+  if (r.a_scales) {
+    if (m.block.blocks != 1 || m.block.c_entry != BlockFma::CEntry::first_block)
+      throw Error(fmt::format("model {}: a block-scaled kind needs one block with C in it", m.name));
+    return scaled_block(m, r, trace);
+  }
   const std::uint64_t c_code = r.c_term->code;
   if (m.block.c_entry == BlockFma::CEntry::first_block) return run_blocks(m, r, r.c, c_code, r.c_term, trace);
   const std::uint64_t acc = run_blocks(m, r, r.d, 0, nullptr, trace);

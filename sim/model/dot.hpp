@@ -36,6 +36,11 @@ struct DotOperands {
   bool satfinite = false;
   BitOp bitop = BitOp::none;
   bool finite_ab = false;  // the caller knows that no A or B element is NaN or Inf (a shortcut)
+  // Block-scaled kinds: the decoded scale factors of A's row and B's column, one for each
+  // `scale_k` consecutive k (BlockFma::scale_group says how they enter); null when unscaled.
+  const Term* a_scales = nullptr;
+  const Term* b_scales = nullptr;
+  int scale_k = 0;
 };
 
 // The steps of one element, recorded only when asked (ptxmma explain).

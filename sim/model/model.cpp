@@ -85,6 +85,11 @@ ModelSet ModelSet::load(const std::string& path) {
       else if (c_entry == "final_add") b.c_entry = BlockFma::CEntry::final_add;
       else f.fail(n["c_entry"], fmt::format("unknown c_entry '{}' (first_block, final_add)", c_entry));
       if (n["final_add_round"]) b.final_add_round = rounding_at(f, n, "final_add_round");
+      if (n["scale_group"]) {
+        b.scale_group = f.get<int>(n, "scale_group");
+        if (b.scale_group < 1 || b.scale_group > 64 || b.blocks != 1)
+          f.fail(n["scale_group"], "scale_group must be 1..64, with one block");
+      }
     }
     if (m.engine == Engine::add_tree) {
       try {

@@ -62,6 +62,12 @@ struct BlockFma {
   [[nodiscard]] const Output& output(Type d) const { return d == Type::f16 ? f16 : f32; }
   CEntry c_entry = CEntry::first_block;
   Rounding final_add_round = Rounding::rn;
+  // Block-scaled kinds (numerics.md §4.6): how the scale factors of A's row and B's column enter.
+  // `scale_group` 0: each product is a term whose exponent is raised by both scales' exponents
+  // (ue8m0 scales are powers of two). G > 0: each run of G consecutive products is summed exactly,
+  // and that sum times both scales (significands too: ue4m3) is one term whose exponent, for the
+  // alignment, is the sum of the scales' exponents.
+  int scale_group = 0;
 };
 
 struct Model {

@@ -288,6 +288,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   }
   if (n["init"] && n["init_file"]) f.fail(n["init_file"], "give 'init' or 'init_file', not both");
   ptx::ParseOptions po;
+  if (!c->target.empty()) po.default_target = c->target;  // a snippet without .target runs on the case's
   if (n["entry"]) po.entry = scalar_of(f, n["entry"], "entry");
   if (n["max_steps"]) {
     try {
