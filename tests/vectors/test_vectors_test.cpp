@@ -219,5 +219,25 @@ TEST(TestVectorsCli, FailuresExitOneAndJobsDoNotChangeTheOutput) {
   EXPECT_NE(one.out.find("\ntest: 7 passed, 4 failed\n"), std::string::npos) << one.out;
 }
 
+// `ptxmma test --arch`: the target of a file that names none; a file's own target: wins.
+TEST(TestVectors, ArchIsTheTargetOfFilesThatNameNone) {
+  const std::string cases = R"(cases:
+  - snippet: |
+      .reg .b32 %a<4>, %b<2>, %s;
+      .reg .f32 %c<4>, %d<4>;
+      mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0 {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%b0, %b1}, {%c0, %c1, %c2, %c3}, %s, {0, 0}, %s, {0, 0};
+    expect:
+      registers: {"%d0": 0.0}
+)";
+  EXPECT_EQ(VectorFile::parse(cases, "t.test.yaml", "sm_120a").cases.size(), 1U);
+  try {
+    (void)VectorFile::parse(cases, "t.test.yaml");
+    ADD_FAILURE() << "sm_90a took a block-scaled mma";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs sm_120a; the target is sm_90a"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)VectorFile::parse("target: sm_90a\n" + cases, "t.test.yaml", "sm_120a"), Error);
+}
+
 }  // namespace
 }  // namespace ptxmma

@@ -1,4 +1,4 @@
-// `ptxmma test FILE... [--jobs N]`: runs YAML test vectors (docs/test-vectors.md), one line per
+// `ptxmma test FILE... [--jobs N] [--arch A]`: runs YAML test vectors (docs/test-vectors.md), one line per
 // case `PASS|FAIL file: case name` (a failure followed by its differing cells or registers), then
 // `test: N passed, M failed`. Exit status 1 on any failure or error. Cases run on N threads; the
 // output is the same for any N.
@@ -19,12 +19,14 @@ void add_test_command(CLI::App& app) {
   struct Opts {
     std::vector<std::string> files;
     int jobs = 1;
+    std::string arch = "sm_90a";
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("FILE", opts->files, "vector files (docs/test-vectors.md)")->required();
   cmd->add_option("--jobs,-j", opts->jobs, "cases run in parallel (default 1)")->check(CLI::Range(1, 64));
+  cmd->add_option("--arch", opts->arch, "target of the files that name none (default sm_90a; a file's target: wins)");
   cmd->callback([opts] {
-    const std::vector<CaseResult> results = run_vector_files(opts->files, opts->jobs);
+    const std::vector<CaseResult> results = run_vector_files(opts->files, opts->jobs, opts->arch);
     int passed = 0, failed = 0;
     std::string out;
     for (const CaseResult& r : results) {

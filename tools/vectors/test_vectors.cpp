@@ -448,11 +448,14 @@ std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const 
   return words;
 }
 
-VectorFile VectorFile::load(const std::string& path) { return parse(read_input_file(path), path); }
+VectorFile VectorFile::load(const std::string& path, const std::string& target) {
+  return parse(read_input_file(path), path, target);
+}
 
-VectorFile VectorFile::parse(const std::string& text, const std::string& path) {
+VectorFile VectorFile::parse(const std::string& text, const std::string& path, const std::string& target) {
   VectorFile vf;
   vf.path = path;
+  vf.target = target;
   vf.yaml = YamlFile::parse(text, path);
   const YamlFile& f = vf.yaml;
   std::vector<std::string> lines;
@@ -503,14 +506,14 @@ CaseResult run_vector_case(const VectorFile& f, std::size_t i) {
   return r;
 }
 
-std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs) {
+std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs, const std::string& target) {
   std::vector<VectorFile> files;
   std::vector<std::pair<std::size_t, std::size_t>> work;  // (file, case), or (file, npos) for a load error
   std::vector<std::string> load_errors(paths.size());
   files.reserve(paths.size());
   for (std::size_t fi = 0; fi < paths.size(); ++fi) {
     try {
-      files.push_back(VectorFile::load(paths[fi]));
+      files.push_back(VectorFile::load(paths[fi], target));
       for (std::size_t ci = 0; ci < files.back().cases.size(); ++ci) work.emplace_back(fi, ci);
     } catch (const std::exception& e) {
       files.emplace_back();

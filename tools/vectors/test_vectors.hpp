@@ -25,9 +25,10 @@ struct VectorFile {
   YamlFile yaml;
 
   // Reads and checks the file; Error "file:line:col: what is wrong" on the first problem.
-  static VectorFile load(const std::string& path);
+  // `target` applies where the file names none (its `target:` wins, and a case's own over both).
+  static VectorFile load(const std::string& path, const std::string& target = "sm_90a");
   // The same from the text of a file named `path` (snippet_file and init_file are relative to it).
-  static VectorFile parse(const std::string& text, const std::string& path);
+  static VectorFile parse(const std::string& text, const std::string& path, const std::string& target = "sm_90a");
   [[nodiscard]] std::string case_name(std::size_t i) const;
 };
 
@@ -44,7 +45,8 @@ CaseResult run_vector_case(const VectorFile& f, std::size_t i);
 // Loads and runs every case of every file on `jobs` threads; results in file and case order
 // (identical for any `jobs`). A file that does not load gives one failed result, named "(file)",
 // whose detail is the error.
-std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs);
+std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs,
+                                         const std::string& target = "sm_90a");
 
 // The bits of a whole matrix operand (rows = problems x layout rows, stacked) gathered from
 // lane-major words through the variant's layout; and the words from the matrix (scatter).
