@@ -25,38 +25,29 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   // A Warp with the instruction's registers; execute_mma gathers A, B, C and scatters D.
   Warp w;
   MmaRegisters regs;
+  // Copies register `r` of the warp's 32 lanes into w once; returns its name.
+  const auto take = [&](int r) -> const std::string& {
+    const std::string& name = x.p.registers[static_cast<std::size_t>(r)].name;
+    if (!w.declared(name)) {
+      w.declare(name, x.m.reg_bits(r) == 64 ? RegKind::b64 : RegKind::b32);
+      for (int lane = 0; lane < 32; ++lane) w.set(lane, name, x.m.reg(x.base + lane, r));
+    }
+    return name;
+  };
   std::vector<std::string>* lists[4] = {&regs.d, &regs.a, &regs.b, &regs.c};
   for (int k = 0; k < 4; ++k)
-    for (const Operand& e : ins.ops[static_cast<std::size_t>(k)].elems) {
-      const auto& decl = x.p.registers[static_cast<std::size_t>(e.reg)];
-      const RegKind kind = x.m.reg_bits(e.reg) == 64 ? RegKind::b64 : RegKind::b32;
-      if (!w.declared(decl.name)) {
-        w.declare(decl.name, kind);
-        for (int lane = 0; lane < 32; ++lane) w.set(lane, decl.name, x.m.reg(x.base + lane, e.reg));
-      }
-      lists[k]->push_back(decl.name);
-    }
+    for (const Operand& e : ins.ops[static_cast<std::size_t>(k)].elems) lists[k]->push_back(take(e.reg));
   if (ins.ops.size() == 6) {  // mma.sp: the metadata register and the selector (Decoded::mode)
-    const int e = ins.ops[4].reg;
-    regs.e = x.p.registers[static_cast<std::size_t>(e)].name;
-    if (!w.declared(regs.e)) {
-      w.declare(regs.e, RegKind::b32);
-      for (int lane = 0; lane < 32; ++lane) w.set(lane, regs.e, x.m.reg(x.base + lane, e));
-    }
+    regs.e = take(ins.ops[4].reg);
     regs.selector = ins.d.mode;
   }
   if (ins.ops.size() == 8) {  // block-scaled: the scale-data registers and the constant selectors
-    std::string* names[2] = {&regs.scale_a, &regs.scale_b};
-    int* ids[4] = {&regs.byte_a, &regs.tid_a, &regs.byte_b, &regs.tid_b};
-    for (std::size_t i = 0; i < 2; ++i) {
-      const int r = ins.ops[4 + 2 * i].reg;
-      *names[i] = x.p.registers[static_cast<std::size_t>(r)].name;
-      if (!w.declared(*names[i])) {
-        w.declare(*names[i], RegKind::b32);
-        for (int lane = 0; lane < 32; ++lane) w.set(lane, *names[i], x.m.reg(x.base + lane, r));
-      }
-      for (std::size_t j = 0; j < 2; ++j) *ids[2 * i + j] = static_cast<int>(ins.ops[5 + 2 * i].elems[j].value);
-    }
+    regs.scale_a = take(ins.ops[4].reg);
+    regs.scale_b = take(ins.ops[6].reg);
+    regs.byte_a = static_cast<int>(ins.ops[5].elems[0].value);
+    regs.tid_a = static_cast<int>(ins.ops[5].elems[1].value);
+    regs.byte_b = static_cast<int>(ins.ops[7].elems[0].value);
+    regs.tid_b = static_cast<int>(ins.ops[7].elems[1].value);
   }
   w.set_active_mask(lanes);
   execute_mma(w, *x.mma, regs);
