@@ -178,13 +178,11 @@ MmaInstruction parse_mma_syntax(std::string_view raw) {
 
 const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, const MmaCatalog& catalog) {
   const auto fail = [&](const std::string& what) -> void { throw Error(fmt::format("{}: {}", ins.text, what)); };
-  const int target_rank_ = [&] {
-    try {
-      return require_target(target);
-    } catch (const Error& e) {
-      throw Error(fmt::format("{}: {}", ins.text, e.what()));
-    }
-  }();
+  try {
+    (void)require_target(target);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", ins.text, e.what()));
+  }
   using Set = std::vector<const MmaVariant*>;
   const auto narrow = [](const Set& from, const std::function<bool(const MmaVariant&)>& keep) {
     Set out;
@@ -320,11 +318,7 @@ const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, 
     }
   }
   // 11. target
-  const int need = *target_rank(v.min_target);
-  if (target_rank_ < need) {
-    const bool last = need + 1 == static_cast<int>(mma_targets().size());
-    fail(fmt::format("needs {}{}; the target is {}", v.min_target, last ? "" : " or later", target));
-  }
+  if (auto why = target_shortfall(v.min_target, target)) fail(*why);
   return v;
 }
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "isa/cvt_target.hpp"
 #include "isa/ptx_decode.hpp"
+#include "sim/catalog/mma_catalog.hpp"  // target_shortfall
 
 namespace ptxmma::ptx::decode {
 namespace {
@@ -470,6 +472,8 @@ void dec_cvt(Instruction& ins, const DecodeContext& cx) {
     if (d.relu && !(dt == PtxType::f16 || dt == PtxType::bf16)) bad(".relu applies to conversions to .f16 and .bf16");
   }
   if (d.ftz && st != PtxType::f32 && dt != PtxType::f32) bad(".ftz applies to .f32 conversions only");
+  const CvtForm form{element_format(dt), element_format(st), d.rnd, d.relu, d.satfinite, two_sources};
+  if (auto why = target_shortfall(cvt_min_target(form), cx.target)) bad(*why);
   const Program& p = cx.program;
   const std::size_t n = two_sources ? 3 : 2;
   count(ins, n);

@@ -426,6 +426,13 @@ int require_target(std::string_view target) {
                           join(std::vector<std::string>(kTargets.begin(), kTargets.end()))));
 }
 
+std::optional<std::string> target_shortfall(std::string_view need, std::string_view target) {
+  const int rank = require_target(need);
+  if (require_target(target) >= rank) return std::nullopt;
+  const bool last = rank + 1 == static_cast<int>(kTargets.size());
+  return fmt::format("needs {}{}; the target is {}", need, last ? "" : " or later", target);
+}
+
 std::optional<Shape> parse_shape(std::string_view text) {
   Shape s;
   std::array<int*, 3> dims = {&s.m, &s.n, &s.k};

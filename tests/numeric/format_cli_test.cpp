@@ -146,4 +146,22 @@ TEST(FormatCli, HexTooWide) {
   expect_error({"f64", "0x10000000000000000"}, "malformed hex value");  // more than 64 bits
 }
 
+// --arch: the conversion must be a cvt of that target (numerics.md §1.3); decoding needs none.
+TEST(FormatCli, ArchChecksTheConversion) {
+  expect_error({"f32", "1.5", "--to", "e2m1", "--satfinite", "--arch", "sm_90a"},
+               "format: cvt from f32 to e2m1 needs sm_100a or later; the target is sm_90a", false);
+  expect_error({"f32", "1.5", "--to", "e4m3", "--satfinite", "--arch", "sm_80"},
+               "cvt from f32 to e4m3 needs sm_89 or later; the target is sm_80", false);
+  expect_error({"f32", "1.5", "--to", "tf32", "--arch", "sm_86"}, "cvt from f32 to tf32 needs sm_90 or later", false);
+  expect_error({"f32", "1", "--arch", "sm_91"}, "unknown target 'sm_91'");
+  for (const auto& ok : {std::initializer_list<std::string>{"f32", "1.5", "--to", "e2m1", "--satfinite", "--arch", "sm_120a"},
+                         {"f32", "1.5", "--to", "tf32", "--round", "rna", "--arch", "sm_80"},
+                         {"f32", "1.5", "--to", "bf16", "--arch", "sm_80"},
+                         {"e2m1", "0x3", "--arch", "sm_70"},
+                         {"f32", "1.5", "--to", "e2m1"}}) {
+    const CliResult r = run_cli(ok);
+    EXPECT_EQ(r.status, 0) << show(ok) << ": " << r.err;
+  }
+}
+
 }  // namespace

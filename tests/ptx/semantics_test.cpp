@@ -210,6 +210,7 @@ TEST(PtxSemantics, ScalarConversions) {
 
 TEST(PtxSemantics, PackedConversions) {
   const Ran r = run_ptx(R"(
+    .target sm_100a
     .reg .b16 %h<8>;
     .reg .b32 %r<8>;
     .reg .b8 %c<2>;

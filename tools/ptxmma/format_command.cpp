@@ -4,6 +4,8 @@
 #include <iostream>
 #include <optional>
 
+#include "isa/cvt_target.hpp"
+#include "sim/catalog/mma_catalog.hpp"  // target_shortfall
 #include "sim/error.hpp"
 #include "sim/numeric/exact.hpp"
 #include "tools/ptxmma/commands.hpp"
@@ -70,7 +72,7 @@ void describe(const TypeInfo& ti, std::uint64_t code, std::ostream& os) {
 void add_format_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("format", "decode an encoding or a number in an element type, and convert it");
   struct Opts {
-    std::string type, value, to, round = "rn";
+    std::string type, value, to, round = "rn", arch;
     bool satfinite = false, relu = false;
   };
   auto opts = std::make_shared<Opts>();
@@ -83,6 +85,8 @@ void add_format_command(CLI::App& app) {
   cmd->add_option("--round", opts->round, "rounding of the conversion: rn rna rz rm rp");
   cmd->add_flag("--satfinite", opts->satfinite, "clamp to the largest finite value (PTX .satfinite)");
   cmd->add_flag("--relu", opts->relu, "negative results become +0 (PTX .relu)");
+  cmd->add_option("--arch", opts->arch,
+                  "target whose cvt must have this conversion (default: none; formats describe themselves everywhere)");
   cmd->callback([opts, cmd] {
     std::vector<std::string> extras = cmd->remaining();
     std::erase(extras, "--");
@@ -92,6 +96,7 @@ void add_format_command(CLI::App& app) {
     }
     if (!extras.empty()) throw Error(fmt::format("format: unexpected argument '{}'", extras[0]));
     if (opts->value.empty()) throw Error("format: VALUE is required (0x<bits> or a decimal number)");
+    if (!opts->arch.empty()) (void)require_target(opts->arch);
     const TypeInfo& ti = info(require_type(opts->type));
     if (ti.type == Type::b1 && !opts->to.empty()) throw Error("b1 cannot be converted");
     const std::uint64_t code = parse_format_value(ti, opts->value, std::cout);
@@ -101,6 +106,11 @@ void add_format_command(CLI::App& app) {
     if (di.type == Type::b1) throw Error("b1 cannot be converted");
     const auto mode = parse_rounding(opts->round);
     if (!mode) throw Error(fmt::format("unknown rounding mode '{}' (rn, rna, rz, rm, rp)", opts->round));
+    if (!opts->arch.empty()) {
+      const CvtForm form{di.type, ti.type, *mode, opts->relu, opts->satfinite};
+      if (auto why = target_shortfall(cvt_min_target(form), opts->arch))
+        throw Error(fmt::format("format: cvt from {} to {} {}", ti.name, di.name, *why));
+    }
     const ConvertFlags flags{*mode, opts->satfinite, opts->relu};
     const std::uint64_t out = convert(ti.type, code, di.type, flags);
     std::cout << fmt::format("converted (.{}{}{}):\n", name(*mode), opts->satfinite ? ".satfinite" : "",
