@@ -48,6 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     const ptxmma::YamlFile f = ptxmma::YamlFile::parse(text, "state.yaml");
+    f.check_unique_keys();  // as PtxState::load does
     const ptxmma::PtxState state = ptxmma::PtxState::from_node(f.path, f.root);
     ptxmma::InterpreterOptions options;
     state.configure(options);

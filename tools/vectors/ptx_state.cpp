@@ -94,18 +94,22 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, Ra
     if (!start || !step || start->cls == FpClass::nan || step->cls == FpClass::nan ||
         start->cls == FpClass::infinity || step->cls == FpClass::infinity)
       f.fail(r, "'ramp' takes finite decimal start and step");
-    // Past 1e+-400 every memory type overflows or underflows. Each element is an exact rational
-    // rounding: 2^16 of them (a whole 256 KiB of f32) stay within seconds even for 400-digit steps.
+    // Past 1e+-400 every memory type overflows or underflows.
     static const Rational kHuge(boost::multiprecision::pow(BigInt(10), 400));
     for (const ExactValue* x : {&*start, &*step})
       if (x->value != 0 && (abs(x->value) > kHuge || abs(x->value) * kHuge < 1))
         f.fail(r, "'ramp' start and step must be 0 or between 1e-400 and 1e400 in magnitude");
     if (!r["count"]) f.fail(r, "'ramp' needs 'count'");
     const std::uint64_t count = integer_of(f, r["count"], "count");
-    if (count > ramps.left)
-      f.fail(r["count"], fmt::format("'count' {} is too large: the file's ramps may have {} more elements (at most {} "
-                                      "in all)", count, ramps.left, RampBudget{}.left));
-    ramps.left -= count;
+    const auto words = [](const BigInt& v) -> std::uint64_t { return v == 0 ? 1 : msb(abs(v)) / 64 + 1; };
+    std::uint64_t w = 0;
+    for (const ExactValue* x : {&*start, &*step}) w += words(numerator(x->value)) + words(denominator(x->value));
+    const std::uint64_t cost = w * w;
+    if (count > ramps.left / cost)
+      f.fail(r["count"], fmt::format("'count' {} is too large: the file's ramps have room for {} more elements with this "
+                                      "start and step ({} words of exact arithmetic, {} units an element; {} units in all)",
+                                      count, ramps.left / cost, w, cost, RampBudget::kUnits));
+    ramps.left -= count * cost;
     for (std::uint64_t i = 0; i < count; ++i) {
       const Rational x = start->value + step->value * static_cast<long long>(i);
       ExactValue e;

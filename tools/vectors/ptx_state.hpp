@@ -38,11 +38,14 @@ struct MemoryBlock {
   int width = 1;
   YAML::Node node;
 };
-// Ramps (`type` + `ramp:`) of one STATE.yaml, or of one vector file's expected memory, expand to
-// at most `left` elements together: each is an exact rational rounding, and a file of a few KiB
-// could otherwise ask for millions of them.
+// Ramps (`type` + `ramp:`) of one STATE.yaml, or of one vector file's expected memory, are exact
+// rational arithmetic per element, whose time grows with about the square of the size of start and
+// step. They share one budget: an element costs w^2 units, w the 64-bit words of start and step
+// (numerators and denominators; 4 for short numbers), so 2^16 elements of short numbers fit, or a
+// few of 1000-digit ones. A file of a few KiB could otherwise ask for minutes of work.
 struct RampBudget {
-  std::uint64_t left = 1U << 16;
+  static constexpr std::uint64_t kUnits = 1U << 20;
+  std::uint64_t left = kUnits;
 };
 std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, RampBudget& ramps);
 
