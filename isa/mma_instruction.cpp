@@ -210,7 +210,10 @@ const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, 
     fail(fmt::format("unknown shape .{} (mma{} shapes: {})", shape,
                      ins.sparse == Sparsity::dense ? ".sync" : fmt::format(".{}", name(ins.sparse)),
                      all_of(collect(all, [](const MmaVariant& v) { return shape_name(v.shape); }))));
-  // 2. a kind that does not exist for this shape
+  // 2. a kind that does not exist for this shape (or in this sparse spelling)
+  if (ins.kind != MmaKind::none && ins.sparse != Sparsity::dense &&
+      narrow(all, [&](const MmaVariant& v) { return v.kind == ins.kind; }).empty())
+    fail(fmt::format("sparse {} is only mma.sp::ordered_metadata", kind_text));
   if (ins.kind != MmaKind::none &&
       narrow(by_shape, [&](const MmaVariant& v) { return v.kind == ins.kind; }).empty())
     fail(fmt::format("{} needs shape {}; the shape is {}", kind_text,

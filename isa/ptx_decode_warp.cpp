@@ -41,7 +41,9 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
   }
   const MmaVariant& v = *m.variant;
   const bool sparse = v.sparse != Sparsity::dense;
-  count(ins, sparse ? 6 : v.block_scale ? 8 : 4);
+  // d, a, b, c[, e, f][, scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}]
+  const std::size_t scales_at = sparse ? 6 : 4;
+  count(ins, scales_at + (v.block_scale ? 4 : 0));
   const ptxmma::Operand which[] = {ptxmma::Operand::d, ptxmma::Operand::a, ptxmma::Operand::b, ptxmma::Operand::c};
   for (int i = 0; i < 4; ++i) {
     const ptxmma::Operand o = which[i];
@@ -58,10 +60,10 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
                                        v.metadata->selectors - 1));
     ins.d.mode = static_cast<int>(sel);
   }
-  if (v.block_scale) {  // scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}
+  if (v.block_scale) {
     int sel[4];
     for (int i = 0; i < 2; ++i) {
-      const std::size_t at = 4 + 2 * static_cast<std::size_t>(i);
+      const std::size_t at = scales_at + 2 * static_cast<std::size_t>(i);
       const char* which = i == 0 ? "a" : "b";
       reg(cx.program, ins, ins.ops[at], PtxType::b32, fmt::format("scale-{}-data", which));
       Operand& ids = ins.ops[at + 1];

@@ -305,12 +305,14 @@ class VariantLoader {
         default_vec = d[0] - '0';
       }
     }
-    // sparse: {pattern: 2:4|1:2|4:8, metadata: <class of sparse.yaml>}: both spellings.
+    // sparse: {pattern: 2:4|1:2|4:8, metadata: <class of sparse.yaml>[, forms: [...]]}: both
+    // spellings, or those of `forms` (the sm_120a rows exist only as sp::ordered_metadata).
     std::vector<Sparsity> sparsities = {Sparsity::dense};
     SparsePattern pattern = SparsePattern::two_of_four;
     const SparseMetadata* metadata = nullptr;
     if (const YAML::Node sp = e["sparse"]) {
       if (!sp.IsMap()) fail(sp, row, "sparse: expected {pattern: 2:4|1:2|4:8, metadata: CLASS}");
+      f_.check_keys(sp, {"pattern", "metadata", "forms"}, "'sparse'");
       const std::string p = scalar(sp, "pattern", row);
       if (p == "2:4") pattern = SparsePattern::two_of_four;
       else if (p == "1:2") pattern = SparsePattern::one_of_two;
@@ -322,6 +324,14 @@ class VariantLoader {
         fail(sp, row, fmt::format("metadata {} describes {} rows x {} chunks; {} needs {} x {}", metadata->name,
                                   metadata->rows, metadata->chunks, shape_text, shape->m, shape->k / chunk_columns(pattern)));
       sparsities = {Sparsity::sp, Sparsity::ordered};
+      if (sp["forms"]) {
+        sparsities.clear();
+        for (const std::string& form : list(sp, "forms", row)) {
+          if (form == name(Sparsity::sp)) sparsities.push_back(Sparsity::sp);
+          else if (form == name(Sparsity::ordered)) sparsities.push_back(Sparsity::ordered);
+          else fail(sp["forms"], row, fmt::format("sparse form '{}' is not sp or sp::ordered_metadata", form));
+        }
+      }
     }
     const Acc fa = fragment(e["a"], row, "a");
     const Acc fb = fragment(e["b"], row, "b");

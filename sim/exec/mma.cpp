@@ -60,27 +60,44 @@ void MmaExecutor::check_scales(ScaleInput s) const {
   }
 }
 
-std::uint64_t MmaExecutor::scaled_element(WarpOperand a, WarpOperand b, WarpOperand c, ScaleInput s, int row, int col,
-                                          DotTrace* trace) const {
-  const int k = v_.shape.k, V = v_.scale_vec;
+void MmaExecutor::gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e, ScaleInput s) const {
+  check_scales(s);
+  if (v_.sparse != Sparsity::dense) check_sparse(e);
+  gather(a_src_, v_.a, a, a_codes_);
+  gather(b_src_, v_.b, b, b_codes_);
+  gather(c_src_, v_.c, c, c_codes_);
+}
+
+std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const {
+  const int logical_k = v_.shape.k, V = v_.scale_vec;
+  const bool sparse = v_.sparse != Sparsity::dense;
+  const int k = sparse ? logical_k / 2 : logical_k;
   Term at[kMaxK], bt[kMaxK], sa[4], sb[4];
+  int cols[kMaxK];
+  if (sparse)  // the row's K/2 stored A elements with the B rows its metadata picks, as run_sparse_rows
+    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, cols);
+  else
+    for (int i = 0; i < k; ++i) cols[i] = i;
+  const std::uint64_t* a_row = &a_codes_[static_cast<std::size_t>(row * k)];
+  const std::uint64_t* b_col = &b_codes_[static_cast<std::size_t>(col * logical_k)];
   for (int i = 0; i < k; ++i) {
-    at[i] = make_term(v_.a, element(*v_.la, v_.a, a, 0, row, i));
-    bt[i] = make_term(v_.b, element(*v_.lb, v_.b, b, 0, i, col));
+    at[i] = make_term(v_.a, a_row[i]);
+    bt[i] = make_term(v_.b, b_col[cols[i]]);
   }
   for (int i = 0; i < V; ++i) {
     sa[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->a, s.a, V, s.tid_a, s.byte_a, row, i)));
     sb[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->b, s.b, V, s.tid_b, s.byte_b, col, i)));
   }
-  const Term ct = make_term(v_.c, element(*v_.lc, v_.c, c, 0, row, col));
+  const Term ct = make_term(v_.c, c_codes_[static_cast<std::size_t>(row * v_.shape.n + col)]);
   DotOperands r{v_.a, v_.b, v_.c, v_.d, at, bt, k, &ct, o_.rounding, o_.satfinite, v_.bitop};
   r.a_scales = sa;
   r.b_scales = sb;
-  r.scale_k = k / V;
+  r.scale_k = k / V;  // sparse: a block of K/V logical columns holds K/V/2 stored elements
   if (trace)
     for (int i = 0; i < V; ++i)
-      trace->lines.push_back(fmt::format("K-block {} (k {}..{}): scale A {:#04x}, scale B {:#04x} ({})", i, i * k / V,
-                                         (i + 1) * k / V - 1, sa[i].code, sb[i].code, name(*v_.stype)));
+      trace->lines.push_back(fmt::format("K-block {} (k {}..{}): scale A {:#04x}, scale B {:#04x} ({})", i,
+                                         i * logical_k / V, (i + 1) * logical_k / V - 1, sa[i].code, sb[i].code,
+                                         name(*v_.stype)));
   return dot(m_, r, trace);
 }
 
@@ -301,10 +318,10 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
 void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e,
                       ScaleInput sc) const {
   if (v_.block_scale) {
-    check_scales(sc);
+    gather_scaled(a, b, c, e, sc);
     for (int row = 0; row < v_.shape.m; ++row)
       for (int col = 0; col < v_.shape.n; ++col)
-        d_codes_[static_cast<std::size_t>(row * v_.shape.n + col)] = scaled_element(a, b, c, sc, row, col, nullptr);
+        d_codes_[static_cast<std::size_t>(row * v_.shape.n + col)] = scaled_element(e, sc, row, col, nullptr);
   } else {
     run_products(a, b, c, e);
   }
@@ -347,8 +364,8 @@ void MmaExecutor::run_sparse(SparseInput e) const {
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                                    DotTrace& trace, SparseInput e, ScaleInput s) const {
   if (v_.block_scale) {
-    check_scales(s);
-    return scaled_element(a, b, c, s, row, col, &trace);
+    gather_scaled(a, b, c, e, s);
+    return scaled_element(e, s, row, col, &trace);
   }
   std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
   return dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);

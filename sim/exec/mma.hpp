@@ -93,9 +93,10 @@ class MmaExecutor {
   // Gathers A, B, C and runs the tile kernel per problem into d_codes_ (every variant but the
   // block-scaled ones).
   void run_products(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e) const;
-  // One element of a block-scaled variant (one problem), element by element through dot().
-  std::uint64_t scaled_element(WarpOperand a, WarpOperand b, WarpOperand c, ScaleInput s, int row, int col,
-                               DotTrace* trace) const;
+  // Block-scaled variants (one problem) go element by element through dot(): gather_scaled fills
+  // a_codes_, b_codes_, c_codes_ once, scaled_element computes one D element from them.
+  void gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e, ScaleInput s) const;
+  std::uint64_t scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const;
   void run_sparse(SparseInput e) const;
   const MmaVariant& v_;
   const Model& m_;
@@ -115,11 +116,11 @@ class MmaExecutor {
 // The registers an mma instruction names, per operand: d, a, b, c; for mma.sp also the metadata
 // register e and the sparsity selector.
 struct MmaRegisters {
-  std::vector<std::string> d, a, b, c;
-  std::string e;
+  std::vector<std::string> d{}, a{}, b{}, c{};  // {}: callers may name only the operands they use
+  std::string e{};
   int selector = 0;
   // Block-scaled: the scale-a-data / scale-b-data registers and the selectors (constants).
-  std::string scale_a, scale_b;
+  std::string scale_a{}, scale_b{};
   int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
 };
 

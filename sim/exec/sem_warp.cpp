@@ -37,17 +37,20 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   std::vector<std::string>* lists[4] = {&regs.d, &regs.a, &regs.b, &regs.c};
   for (int k = 0; k < 4; ++k)
     for (const Operand& e : ins.ops[static_cast<std::size_t>(k)].elems) lists[k]->push_back(take(e.reg));
-  if (ins.ops.size() == 6) {  // mma.sp: the metadata register and the selector (Decoded::mode)
-    regs.e = take(ins.ops[4].reg);
+  const MmaVariant& v = *ins.d.mma->variant;
+  std::size_t at = 4;
+  if (v.sparse != Sparsity::dense) {  // the metadata register and the selector (Decoded::mode)
+    regs.e = take(ins.ops[at].reg);
     regs.selector = ins.d.mode;
+    at += 2;
   }
-  if (ins.ops.size() == 8) {  // block-scaled: the scale-data registers and the constant selectors
-    regs.scale_a = take(ins.ops[4].reg);
-    regs.scale_b = take(ins.ops[6].reg);
-    regs.byte_a = static_cast<int>(ins.ops[5].elems[0].value);
-    regs.tid_a = static_cast<int>(ins.ops[5].elems[1].value);
-    regs.byte_b = static_cast<int>(ins.ops[7].elems[0].value);
-    regs.tid_b = static_cast<int>(ins.ops[7].elems[1].value);
+  if (v.block_scale) {  // the scale-data registers and the constant selectors
+    regs.scale_a = take(ins.ops[at].reg);
+    regs.scale_b = take(ins.ops[at + 2].reg);
+    regs.byte_a = static_cast<int>(ins.ops[at + 1].elems[0].value);
+    regs.tid_a = static_cast<int>(ins.ops[at + 1].elems[1].value);
+    regs.byte_b = static_cast<int>(ins.ops[at + 3].elems[0].value);
+    regs.tid_b = static_cast<int>(ins.ops[at + 3].elems[1].value);
   }
   w.set_active_mask(lanes);
   execute_mma(w, *x.mma, regs);

@@ -27,8 +27,8 @@ class Scaled {
   void a(int row, int k, std::uint32_t code) { put(Operand::a, row, k, code); }
   void b(int k, int col, std::uint32_t code) { put(Operand::b, k, col, code); }
   void c(int row, int col, std::uint32_t bits) { put(Operand::c, row, col, bits); }
-  void fill_a(int row, std::uint32_t code) {
-    for (int k = 0; k < v_.shape.k; ++k) a(row, k, code);
+  void fill_a(int row, std::uint32_t code) {  // sparse: the row's K/2 stored elements
+    for (int k = 0; k < v_.layout(Operand::a).cols; ++k) a(row, k, code);
   }
   void fill_b(int col, std::uint32_t code) {
     for (int k = 0; k < v_.shape.k; ++k) b(k, col, code);
@@ -43,9 +43,11 @@ class Scaled {
       for (int col = 0; col < 8; ++col) scale_b(col, v, code);
     }
   }
+  // Sparse: every lane's metadata word (selector 0).
+  void metadata(std::uint32_t word) { meta_.assign(32, word); }
   std::uint32_t d(int row, int col) {
     MmaExecutor x(v_, m_, MmaOptions{});
-    x.run({a_, words(Operand::a)}, {b_, words(Operand::b)}, {c_, words(Operand::c)}, d_, {},
+    x.run({a_, words(Operand::a)}, {b_, words(Operand::b)}, {c_, words(Operand::c)}, d_, {meta_, 0},
           {scale_a_, scale_b_, byte_a, tid_a, byte_b, tid_b});
     const FragmentSlot& s = v_.layout(Operand::d).slot(0, row, col);
     return d_[static_cast<std::size_t>(s.lane * words(Operand::d) + s.reg)];
@@ -72,7 +74,7 @@ class Scaled {
   }
   const MmaVariant& v_;
   const Model& m_;
-  std::vector<std::uint32_t> a_, b_, c_, d_, scale_a_, scale_b_;
+  std::vector<std::uint32_t> a_, b_, c_, d_, scale_a_, scale_b_, meta_;
 };
 
 const std::string kMx8 = "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0";
@@ -184,6 +186,31 @@ TEST(BlockScale, SelectorsOutsideTheLegalValuesAreErrors) {
         }
       },
       Error);
+}
+
+// Sparse block-scaled (mma.sp::ordered_metadata): a scale covers K/V logical columns, i.e. K/V/2
+// stored elements. Metadata nibble 0b0100 keeps positions 0 and 1 of every chunk (2:4: columns 0,
+// 1 of 4; 4:8: pairs 0, 1, i.e. columns 0-3 of 8); B's other rows hold values that would show.
+TEST(BlockScale, SparseMxf8OneScaleOverSixtyFourColumns) {
+  Scaled s("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0");
+  s.scale_all(kUnit);
+  s.metadata(0x44444444U);
+  s.fill_a(0, kOne8);  // 32 stored elements
+  for (int k = 0; k < 64; ++k) s.b(k, 0, k % 4 < 2 ? kOne8 : 0x40U);  // unselected rows: 2.0
+  s.scale_a(0, 0, kUnit + 2);
+  EXPECT_EQ(s.d(0, 0), 0x43000000U);  // 32 x 1 x 2^2 = 128 (the 2.0 rows would give 384)
+  s.metadata(0x0U);                   // a repeated index is undefined: an error, not a guess
+  EXPECT_THROW((void)s.d(0, 0), Error);
+}
+
+TEST(BlockScale, SparseNvf4FourBlocksOfSixteenStoredElements) {
+  Scaled s("mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3");
+  s.scale_all(0x38);  // ue4m3 1.0
+  s.metadata(0x44444444U);
+  s.fill_a(0, kOne4);  // 64 stored elements
+  for (int k = 0; k < 128; ++k) s.b(k, 0, k % 8 < 4 ? kOne4 : 0x7U);  // unselected rows: 6.0
+  for (int v = 0; v < 4; ++v) s.scale_a(0, v, 0x38 + 8 * static_cast<std::uint32_t>(v));  // 2^v
+  EXPECT_EQ(s.d(0, 0), 0x43700000U);  // 16 x (1 + 2 + 4 + 8) = 240
 }
 
 }  // namespace

@@ -66,8 +66,10 @@ TEST(MmaInstruction, EveryGoldenVariantParses) {
 TEST(MmaCatalog, CountsMatchThePtxasSweep) {
   // 172 distinct dense qualifier strings assemble for some target, + 1 documented in PTX 9.1 only
   // (mxf4nvf4 .scale_vec::4X with ue8m0); 94 of them on sm_90a (ptx-mma-catalog.md §1). Sparse:
-  // the 44 variants sm_90 runs, each as mma.sp and mma.sp::ordered_metadata (§3.1).
-  EXPECT_EQ(catalog().variants().size(), 173U + 88U);
+  // the 44 variants sm_90 runs, each as mma.sp and mma.sp::ordered_metadata, and 83 sm_120a ones
+  // as mma.sp::ordered_metadata only (4 FP8 with f16, 50 f8f6f4, 25 mxf8f6f4, 1 mxf4, 3 mxf4nvf4):
+  // 170 assemble, + 1 documented in PTX 9.1 only (§3.1).
+  EXPECT_EQ(catalog().variants().size(), 173U + 88U + 83U);
   const int sm90a = *target_rank("sm_90a");
   int on_sm90a = 0;
   std::map<int, int> per_row;
@@ -76,7 +78,9 @@ TEST(MmaCatalog, CountsMatchThePtxasSweep) {
     ++per_row[v.row];
   }
   EXPECT_EQ(on_sm90a, 94 + 88);
-  EXPECT_EQ(per_row.size(), 26U + 11U);
+  EXPECT_EQ(per_row.size(), 26U + 16U);
+  EXPECT_EQ(per_row[313], 50);  // 25 type pairs x 2 accumulators, ordered_metadata only
+  EXPECT_EQ(per_row[316], 3);
   EXPECT_EQ(per_row[301], 4);   // (f16, f32) x (sp, ordered_metadata)
   EXPECT_EQ(per_row[307], 16);  // 4 type pairs x .satfinite x 2 spellings
   EXPECT_EQ(per_row[1], 12);   // 4 layouts x 3 (D, C)
@@ -249,6 +253,12 @@ TEST(MmaInstruction, IllegalInstructionsSayWhatIsWrong) {
        "unknown shape .m16n8k256 (mma.sp shapes: m16n8k16, m16n8k32, m16n8k8, m16n8k64, m16n8k128)"},
       {"mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32", "sm_80", "needs sm_89 or later; the target is sm_80"},
       {"mma.sp.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm_90a", "expected mma.sp.sync.aligned"},
+      {"mma.sp.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0", "sm_120a",
+       "sparse .kind::mxf8f6f4 is only mma.sp::ordered_metadata"},
+      {"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0",
+       "sm_100a", "needs sm_120a; the target is sm_100a"},
+      {"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.f32.e2m1.e2m1.f32.ue4m3",
+       "sm_120a", ".kind::mxf4nvf4 needs .scale_vec::2X or .scale_vec::4X"},
       {"mma.sync.m16n8k16.row.col.f32.f16.f16.f32", "sm_90a", "expected mma.sync.aligned"},
       {"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "sm_90a", "not an mma instruction (expected mma.sync.aligned...)"},
       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.", "sm_90a", "trailing '.'"},
@@ -374,6 +384,12 @@ TEST_F(BrokenCatalogue, WhenThatMatchesNothing) {
   EXPECT_EQ(load_error(std::string("    a: [m16n8k8.a.16bit, 2]\n    b: [m16n8k8.b.16bit, 1]\n") + kTail +
                        "    when:\n      - {d: f16, ptx: \"8.0\"}\n"),
             file() + ":16:9: row 9: this 'when' item matches none of the row's variants");
+}
+
+TEST_F(BrokenCatalogue, UnknownSparseForm) {
+  EXPECT_EQ(load_error(std::string("    sparse: {pattern: \"1:2\", metadata: m1, forms: [sp::unordered]}\n"
+                                   "    a: [m16n8k8.a.16bit, 2]\n    b: [m16n8k8.b.16bit, 1]\n") + kTail),
+            file() + ":9:51: row 9: sparse form 'sp::unordered' is not sp or sp::ordered_metadata");
 }
 
 }  // namespace

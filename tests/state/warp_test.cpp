@@ -51,8 +51,8 @@ TEST(Warp, MmaOnNamedRegistersMatchesTheH200) {
       return r;
     };
     const int per = wide ? 2 : 1;
-    MmaRegisters regs{names(wide ? "fd" : "f", gv.words.d / per), names(wide ? "rda" : "ra", gv.words.a / per),
-                      names(wide ? "rdb" : "rb", gv.words.b / per), names(wide ? "rdc" : "fc", gv.words.c / per), {}, 0};
+    MmaRegisters regs{.d = names(wide ? "fd" : "f", gv.words.d / per), .a = names(wide ? "rda" : "ra", gv.words.a / per),
+                      .b = names(wide ? "rdb" : "rb", gv.words.b / per), .c = names(wide ? "rdc" : "fc", gv.words.c / per)};
     Warp w;
     for (const auto* group : {&regs.a, &regs.b, &regs.c, &regs.d})
       for (const auto& r : *group) w.declare(r, wide ? RegKind::b64 : RegKind::b32);
@@ -90,13 +90,13 @@ TEST(Warp, MmaChecksRegisterCountsAndWidths) {
   w.declare("%rd0", RegKind::b64);
   const std::vector<std::string> c4{"%f0", "%f1", "%f2", "%f3"}, d4{"%f4", "%f5", "%f6", "%f7"};
   try {
-    execute_mma(w, exec, {d4, {"%r0"}, {"%r2"}, c4, {}, 0});
+    execute_mma(w, exec, {.d = d4, .a = {"%r0"}, .b = {"%r2"}, .c = c4});
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "operand A needs 2 registers, the instruction names 1");
   }
   try {
-    execute_mma(w, exec, {d4, {"%r0", "%rd0"}, {"%r2"}, c4, {}, 0});
+    execute_mma(w, exec, {.d = d4, .a = {"%r0", "%rd0"}, .b = {"%r2"}, .c = c4});
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "operand A: register %rd0 is .b64, the instruction needs .b32 registers");

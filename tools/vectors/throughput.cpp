@@ -40,6 +40,8 @@ Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19
     int wa, wb, wc;
     // Sparse: indices 0 and 1 in every chunk (0b0100), defined for every pattern and spelling.
     std::vector<std::uint32_t> meta = std::vector<std::uint32_t>(32, 0x44444444U);
+    // Block-scaled: random scales near 1 in every byte, selectors 0.
+    std::vector<std::uint32_t> scale_a{}, scale_b{};
   };
   auto s = std::make_shared<State>(State{MmaExecutor(v, model, MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite}),
                                          random_operand(*v.la, v.a, v.container, rng),
@@ -48,9 +50,16 @@ Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19
                                          std::vector<std::uint32_t>(static_cast<std::size_t>(32 * words_per_lane(*v.ld, v.d, v.container))),
                                          words_per_lane(*v.la, v.a, v.container), words_per_lane(*v.lb, v.b, v.container),
                                          words_per_lane(*v.lc, v.c, v.container)});
+  if (v.block_scale)
+    for (auto* scales : {&s->scale_a, &s->scale_b})
+      for (int lane = 0; lane < 32; ++lane) {
+        std::uint32_t w = 0;
+        for (int byte = 0; byte < 4; ++byte) w |= static_cast<std::uint32_t>(random_element(*v.stype, rng)) << (8 * byte);
+        scales->push_back(w);
+      }
   mnk = static_cast<long>(v.shape.m) * v.shape.n * (v.sparse == Sparsity::dense ? v.shape.k : v.shape.k / 2) *
         v.ld->problems;
-  return [s] { s->exec.run({s->a, s->wa}, {s->b, s->wb}, {s->c, s->wc}, s->d, {s->meta, 0}); };
+  return [s] { s->exec.run({s->a, s->wa}, {s->b, s->wb}, {s->c, s->wc}, s->d, {s->meta, 0}, {s->scale_a, s->scale_b}); };
 }
 
 // A and B K-major without swizzle: 8-row core matrices of 16-byte rows, LBO 128 (the next 16
