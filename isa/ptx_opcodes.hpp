@@ -20,7 +20,7 @@ struct DecodeError {
 
 struct DecodeContext {
   const Program& program;
-  std::string_view target;  // .target of the program (legality of mma variants)
+  std::string_view target;  // .target of the program (legality of mma variants and cvt forms)
 };
 
 using DecodeFn = void (*)(Instruction& ins, const DecodeContext& cx);
