@@ -187,16 +187,24 @@ def _mma_operands(instr, arch, A, B, C, dtype):
     return info, out
 
 
-def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False):
+def _scales(scale_a, scale_b):
+    """Scale matrices as uint64 arrays of their codes (ue8m0 / ue4m3 bytes), or None."""
+    return tuple(None if x is None else np.ascontiguousarray(np.asarray(x), dtype=np.uint64)
+                 for x in (scale_a, scale_b))
+
+
+def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False, scale_a=None, scale_b=None):
     """D = A*B + C of one warp-level mma.sync instruction, bit for bit.
 
     A is M x K, B is K x N, C (default zeros) M x N; m8n8k4 .f16 stacks its four problems (4M rows).
     ``dtype`` names the PTX type of bit-pattern arrays (one name, or a dict per operand "A".."C").
+    Block-scaled kinds take ``scale_a`` (M x V) and ``scale_b`` (V x N), V the .scale_vec, as the
+    codes of the scale type (ue8m0: 127 is 2^0; ue4m3: 0x38 is 1.0).
     D comes back as float32/float16/float64/int32 (bit-identical), or as bit patterns with raw=True.
     """
     instr = _instr(instr)
     info, (a, b, c) = _mma_operands(instr, arch, A, B, C, dtype)
-    d = _c.mma_run(instr, arch, a, b, c)
+    d = _c.mma_run(instr, arch, a, b, c, *_scales(scale_a, scale_b))
     return _typed(d, info["operands"]["D"]["type"], raw)
 
 
@@ -395,10 +403,11 @@ def golden_cases(path, variant):
     return Record.of(_c.golden_cases(path, _int(variant, "variant")))
 
 
-def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=None):
+def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=None, scale_a=None, scale_b=None):
     """The steps of one output element D[row][col].
 
-    ``explain(instr, A, B, C=None, row=, col=)`` for matrices, or ``explain(set_dir, instr, case=,
+    ``explain(instr, A, B, C=None, row=, col=)`` for matrices (block-scaled: ``scale_a=``,
+    ``scale_b=`` as for ``mma``), or ``explain(set_dir, instr, case=,
     row=, col=)`` for a golden case as ``ptxmma explain`` does (then ``gpu_bits`` and ``same`` say
     what the GPU gave). A Record: instruction, model, lane, reg, elem, steps (lines), bits, value.
     """
@@ -409,7 +418,7 @@ def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=Non
         C = args[3] if len(args) == 4 else C
         _, (a, b, c) = _mma_operands(instr, arch, A, B, C, dtype)
         return Record.of(_c.mma_explain(instr, arch, a, b, c, _int(problem, "problem"), _int(row, "row"),
-                                        _int(col, "col")))
+                                        _int(col, "col"), *_scales(scale_a, scale_b)))
     if len(args) != 2:
         raise _arg_error("explain", "explain(instr, A, B[, C], row=, col=) or explain(set_dir, instr, case=, row=, col=)")
     path, instr = _path(args[0]), _instr(args[1])

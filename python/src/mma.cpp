@@ -11,6 +11,7 @@
 
 #include "python/src/bindings.hpp"
 #include "sim/error.hpp"
+#include "sim/layout/scale_layout.hpp"
 #include "sim/numeric/packing.hpp"
 #include "tools/vectors/test_vectors.hpp"
 #include "tools/vectors/word_format.hpp"
@@ -51,10 +52,6 @@ Dims dims(const MmaVariant& v, Operand o) {
 
 const MmaVariant& matrix_variant(const PreparedMma& p) {
   const MmaVariant& v = *p.ins.variant;
-  if (v.block_scale)
-    throw Error(fmt::format("{}: block-scaled mma takes scale operands: matrices of it are not supported; run it "
-                            "with Warp.run",
-                            p.ins.text));
   if (v.sparse != Sparsity::dense)
     throw Error(fmt::format("{}: sparse mma takes a metadata register and a selector: matrices of it are not "
                             "supported; run it with Warp.run",
@@ -109,22 +106,62 @@ Array<std::uint64_t> matrix_array(const MmaVariant& v, Operand o, std::span<cons
 
 int wpl(const MmaVariant& v, Operand o) { return words_per_lane(v.layout(o), v.type(o), v.container); }
 
+// Block-scaled: the scale matrices (A's M x V, B's V x N scale codes) placed in the 32 lanes'
+// scale-a-data / scale-b-data words where the selectors {0, 0} read them (configs/mma/block_scale.yaml).
+struct ScaleWords {
+  std::vector<std::uint32_t> a, b;
+};
+ScaleWords scale_words(const MmaVariant& v, const std::optional<In<std::uint64_t>>& sa,
+                       const std::optional<In<std::uint64_t>>& sb) {
+  if (!v.block_scale) {
+    if (sa || sb) throw Error(fmt::format("{} is not block-scaled: it takes no scale_a / scale_b", v.ptx));
+    return {};
+  }
+  if (!sa || !sb)
+    throw Error(fmt::format("{} is block-scaled: give scale_a ({} x {}) and scale_b ({} x {}) as {} codes", v.ptx,
+                            v.shape.m, v.scale_vec, v.scale_vec, v.shape.n, name(*v.stype)));
+  const auto place = [&](const ScaleLayout::Operand& op, const In<std::uint64_t>& m, int rows, int cols, bool by_row,
+                         const char* what) {
+    if (m.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
+      throw Error(fmt::format("{}: expected a {}x{} matrix of {} codes, got {} elements", what, rows, cols,
+                              name(*v.stype), m.size()));
+    std::vector<std::uint32_t> words(32, 0);
+    const auto& src = op.sources[static_cast<std::size_t>(v.scale_vec)][0][0];
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const std::uint64_t code = m.data()[static_cast<std::size_t>(r * cols + c)];
+        if (code > 0xFF) throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", what, r, c, code, name(*v.stype)));
+        const int x = by_row ? r : c, blk = by_row ? c : r;  // x: A's row or B's column; blk: the K-block
+        const std::uint8_t at = src[static_cast<std::size_t>(x * v.scale_vec + blk)];
+        words[at / 4] |= static_cast<std::uint32_t>(code) << (8 * (at % 4));
+      }
+    return words;
+  };
+  return {place(v.scales->a, *sa, v.shape.m, v.scale_vec, true, "scale_a"),
+          place(v.scales->b, *sb, v.scale_vec, v.shape.n, false, "scale_b")};
+}
+
 Array<std::uint64_t> mma_run(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
-                             const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c) {
+                             const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c,
+                             const std::optional<In<std::uint64_t>>& scale_a,
+                             const std::optional<In<std::uint64_t>>& scale_b) {
   const PreparedMma& p = prepare_mma(instr, arch);
   const MmaVariant& v = matrix_variant(p);
+  const ScaleWords sw = scale_words(v, scale_a, scale_b);
   const std::vector<std::uint32_t> wa = operand_words(v, Operand::a, a), wb = operand_words(v, Operand::b, b),
                                    wc = operand_words(v, Operand::c, c);
   std::vector<std::uint32_t> wd(static_cast<std::size_t>(32 * wpl(v, Operand::d)), 0);
-  p.exec.run({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, wd);
+  p.exec.run({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, wd, {}, {sw.a, sw.b});
   return matrix_array(v, Operand::d, wd);
 }
 
 nb::dict mma_explain(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
                      const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c, int problem, int row,
-                     int col) {
+                     int col, const std::optional<In<std::uint64_t>>& scale_a,
+                     const std::optional<In<std::uint64_t>>& scale_b) {
   const PreparedMma& p = prepare_mma(instr, arch);
   const MmaVariant& v = matrix_variant(p);
+  const ScaleWords sw = scale_words(v, scale_a, scale_b);
   const FragmentLayout& ld = *v.ld;
   if (row < 0 || row >= ld.rows || col < 0 || col >= ld.cols || problem < 0 || problem >= ld.problems)
     throw Error(fmt::format("D has {} rows and {} columns{}: row {} col {} is outside", ld.rows, ld.cols,
@@ -133,7 +170,8 @@ nb::dict mma_explain(const std::string& instr, const std::string& arch, const In
                                    wc = operand_words(v, Operand::c, c);
   DotTrace trace;
   const std::uint64_t got =
-      p.exec.explain({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, problem, row, col, trace);
+      p.exec.explain({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, problem, row, col, trace,
+                     {}, {sw.a, sw.b});
   const FragmentSlot& s = ld.slot(problem, row, col);
   nb::dict out;
   out["instruction"] = v.ptx;
@@ -205,9 +243,11 @@ void bind_mma(nb::module_& m) {
     return out;
   });
   m.def("mma_info", &mma_info, nb::arg("instr"), nb::arg("arch"));
-  m.def("mma_run", &mma_run, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"), nb::arg("c").none());
+  m.def("mma_run", &mma_run, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"), nb::arg("c").none(),
+        nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none());
   m.def("mma_explain", &mma_explain, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"),
-        nb::arg("c").none(), nb::arg("problem"), nb::arg("row"), nb::arg("col"));
+        nb::arg("c").none(), nb::arg("problem"), nb::arg("row"), nb::arg("col"),
+        nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none());
   m.def("mma_scatter", &mma_scatter, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("matrix"));
   m.def("mma_gather", &mma_gather, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("words"));
 }

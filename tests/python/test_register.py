@@ -1,6 +1,7 @@
 # Register level: Warp / Warpgroup run PTX text on registers set from numpy, and layouts map
 # (lane, register, element) <-> (row, col) as the matrix-level API uses them.
 import numpy as np
+import pytest
 
 import ptxmma
 from conftest import ROOT
@@ -104,3 +105,21 @@ def test_warpgroup_wgmma_matches_the_matrix_api():
     assert np.array_equal(got.view(np.uint32), ptxmma.wgmma(instr, a, b).view(np.uint32))
     same = ptxmma.wgmma(instr, smem=smem, desc_a=desc_a, desc_b=desc_b)
     assert np.array_equal(same.view(np.uint32), got.view(np.uint32))
+
+
+def test_block_scaled_mma_takes_scale_matrices():
+    # mxf8f6f4 m16n8k32, A = B = 1 (e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
+    # of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.
+    instr = "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0"
+    ones_a, ones_b = np.full((16, 32), 0x38, np.uint8), np.full((32, 8), 0x38, np.uint8)
+    sa = (127 - 8 + np.arange(16))[:, None]
+    sb = (127 + np.arange(8))[None, :]
+    d = ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", dtype="e4m3", scale_a=sa, scale_b=sb)
+    want = 32.0 * 2.0 ** (np.arange(16)[:, None] - 8 + np.arange(8)[None, :])
+    assert np.array_equal(d, want.astype(np.float32))
+    r = ptxmma.explain(instr, ones_a, ones_b, row=9, col=3, arch="sm_120a", dtype="e4m3", scale_a=sa, scale_b=sb)
+    assert r.value == "512" and any("scale A 0x80" in s for s in r.steps)  # 32 x 2^1 x 2^3
+    with pytest.raises(ValueError, match="is block-scaled: give scale_a"):
+        ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", dtype="e4m3")
+    with pytest.raises(ValueError, match="takes no scale_a"):
+        ptxmma.mma(F16, np.zeros((16, 16), np.float16), np.zeros((16, 8), np.float16), scale_a=sa, scale_b=sb)
