@@ -14,7 +14,10 @@ std::string Diagnostic::text() const {
 namespace {
 std::string join(const std::vector<Diagnostic>& d) {
   std::string out;
-  for (const auto& x : d) out += (out.empty() ? "" : "\n") + x.text();
+  for (const auto& x : d) {
+    if (!out.empty()) out += '\n';
+    out += x.text();
+  }
   return out;
 }
 }  // namespace

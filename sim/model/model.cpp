@@ -53,8 +53,8 @@ ModelSet ModelSet::load(const std::string& path) {
     if (n["a"]) e.a = type_at(f, n, "a");
     if (n["d"]) e.d = type_at(f, n, "d");
     Model& m = e.model;
-    m.name = fmt::format("{}/{}{}{}", set.arch, e.family, e.a ? "/" + std::string(name(*e.a)) : "",
-                         e.d ? "->" + std::string(name(*e.d)) : "");
+    m.name = fmt::format("{}/{}{}{}", set.arch, e.family, e.a ? fmt::format("/{}", name(*e.a)) : "",
+                         e.d ? fmt::format("->{}", name(*e.d)) : "");
     m.engine = engine_at(f, n);
     if (m.engine == Engine::block_fma) {
       BlockFma& b = m.block;

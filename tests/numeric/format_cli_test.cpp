@@ -36,8 +36,8 @@ CliResult run_cli(std::initializer_list<std::string> args) {
   const std::string base =
       ::testing::TempDir() + "ptxmma_format_cli_" + std::to_string(getpid()) + "_" + std::to_string(serial++);
   std::string cmd = quote(PTXMMA_CLI) + " format";
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " >" + quote(base + ".out") + " 2>" + quote(base + ".err");
+  for (const auto& a : args) cmd.append(" ").append(quote(a));
+  cmd.append(" >").append(quote(base + ".out")).append(" 2>").append(quote(base + ".err"));
   const int raw = std::system(cmd.c_str());
   CliResult r;
   r.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -18,6 +18,7 @@
 //                                                  signs), sampled f16/bf16 encodings (every one with
 //                                                  PTXMMA_LONG=1) and random f32: fast == rational == grid
 // NaN and Inf inputs go through the documented rules (GridOracle::special), which restate §1.3.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,7 +66,7 @@ std::string hex(std::uint64_t v) {
 }
 
 std::string flag_text(ConvertFlags f) {
-  return "." + std::string(name(f.mode)) + (f.satfinite ? ".satfinite" : "") + (f.relu ? ".relu" : "");
+  return fmt::format(".{}{}{}", name(f.mode), f.satfinite ? ".satfinite" : "", f.relu ? ".relu" : "");
 }
 
 // A source encoding and its value, decoded without the code under test.

@@ -109,7 +109,10 @@ std::string hexcode(Type t, std::uint64_t code) {
 
 std::string codes_text(Type t, const std::vector<std::uint64_t>& codes) {
   std::string out;
-  for (const auto c : codes) out += (out.empty() ? "" : " ") + hexcode(t, c);
+  for (const auto c : codes) {
+    if (!out.empty()) out += ' ';
+    out += hexcode(t, c);
+  }
   return out;
 }
 
