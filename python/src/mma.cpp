@@ -126,13 +126,12 @@ ScaleWords scale_words(const MmaVariant& v, const std::optional<In<std::uint64_t
       throw Error(fmt::format("{}: expected a {}x{} matrix of {} codes, got {} elements", what, rows, cols,
                               name(*v.stype), m.size()));
     std::vector<std::uint32_t> words(32, 0);
-    const auto& src = op.sources[static_cast<std::size_t>(v.scale_vec)][0][0];
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
         const std::uint64_t code = m.data()[static_cast<std::size_t>(r * cols + c)];
         if (code > 0xFF) throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", what, r, c, code, name(*v.stype)));
         const int x = by_row ? r : c, blk = by_row ? c : r;  // x: A's row or B's column; blk: the K-block
-        const std::uint8_t at = src[static_cast<std::size_t>(x * v.scale_vec + blk)];
+        const std::uint8_t at = ScaleLayout::source(op, v.scale_vec, 0, 0, x, blk);
         words[at / 4] |= static_cast<std::uint32_t>(code) << (8 * (at % 4));
       }
     return words;

@@ -23,11 +23,15 @@ class ScaleLayout {
 
   // Throws Error naming the legal values when a selector is not one of them.
   void check(int scale_vec, int byte_a, int tid_a, int byte_b, int tid_b) const;
+  // Where the scale of entry x, K-block v sits under the selectors: lane * 4 + byte.
+  [[nodiscard]] static std::uint8_t source(const Operand& op, int scale_vec, int tid, int bid, int x, int v) {
+    return op.sources[static_cast<std::size_t>(scale_vec)][static_cast<std::size_t>(tid)]
+                     [static_cast<std::size_t>(bid)][static_cast<std::size_t>(x * scale_vec + v)];
+  }
   // The scale code (one byte) of entry x, K-block v, from the 32 lanes' scale-data words.
   [[nodiscard]] static std::uint32_t code(const Operand& op, std::span<const std::uint32_t> words, int scale_vec,
                                           int tid, int bid, int x, int v) {
-    const std::uint8_t src = op.sources[static_cast<std::size_t>(scale_vec)][static_cast<std::size_t>(tid)]
-                                       [static_cast<std::size_t>(bid)][static_cast<std::size_t>(x * scale_vec + v)];
+    const std::uint8_t src = source(op, scale_vec, tid, bid, x, v);
     return (words[src / 4] >> (8 * (src % 4))) & 0xFFU;
   }
 
