@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: run.sh and long_run.sh use these names
 # The fuzz targets, their seed corpora and input-size bounds, for run.sh and long_run.sh (sourced).
 default_targets=(ptx_parser yaml golden_set number_format descriptor)
 seeds=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/corpus
