@@ -183,7 +183,8 @@ def _mma_operands(instr, arch, A, B, C, dtype):
             out.append(None)
             continue
         o = ops[name]
-        out.append(_codes(x, o["type"], name, (o["rows"], o["cols"]), _per_operand(dtype, name)))
+        shape = (o["rows"], info["shape"][2]) if name == "A" and info["sparse"] else (o["rows"], o["cols"])
+        out.append(_codes(x, o["type"], name, shape, _per_operand(dtype, name)))
     return info, out
 
 
@@ -200,6 +201,9 @@ def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False, scale_a=None,
     ``dtype`` names the PTX type of bit-pattern arrays (one name, or a dict per operand "A".."C").
     Block-scaled kinds take ``scale_a`` (M x V) and ``scale_b`` (V x N), V the .scale_vec, as the
     codes of the scale type (ue8m0: 127 is 2^0; ue4m3: 0x38 is 1.0).
+    Sparse variants (mma.sp) take A as its logical M x K matrix: of every 4 columns at most 2 hold
+    nonzero elements (tf32: 1 of 2; s4/u4: 2 pairs of 8); the metadata is made from where
+    they sit (sparsity selector 0), and the B rows it does not pick are not read.
     D comes back as float32/float16/float64/int32 (bit-identical), or as bit patterns with raw=True.
     """
     instr = _instr(instr)
@@ -386,30 +390,40 @@ def replay(path, arch=None, jobs=1):
 
 
 def golden(path):
-    """The manifest of a golden set: format, set, device, sm and its variants (instruction, cases, types)."""
+    """The manifest of a golden set: format, set, device, sm and its variants (instruction, cases, types;
+    mma sets also selector: the sparsity selector of a sparse entry, else None)."""
     return Record.of(_c.golden_manifest(_path(path)))
 
 
-def golden_cases(path, variant):
+def golden_cases(path, variant, selector=None):
     """Every case of one variant (its index or instruction) as arrays: mma sets a, b, c, d of shape
     (cases, 32, words), sparse entries also e (the metadata words) and selector; wgmma sets also
-    desc_a, desc_b, scale_d, smem_base and image."""
+    desc_a, desc_b, scale_d, smem_base and image. A sparse instruction has an entry per sparsity
+    selector captured: ``selector`` picks one (default: the first)."""
     path = _path(path)
     if isinstance(variant, str):
-        names = [v["instruction"] for v in _c.golden_manifest(path)["variants"]]
-        if variant not in names:
-            raise _arg_error("variant", f"no variant '{variant}' in {path}")
-        variant = names.index(variant)
+        entries = [(v["instruction"], v.get("selector")) for v in _c.golden_manifest(path)["variants"]]
+        found = [i for i, (name, sel) in enumerate(entries) if name == variant and selector in (None, sel)]
+        if not found:
+            have = [sel for name, sel in entries if name == variant]
+            if not have:
+                raise _arg_error("variant", f"no variant '{variant}' in {path}")
+            raise _arg_error("selector", f"'{variant}' is not sparse" if None in have else
+                             f"'{variant}' has no entry with selector {selector} (it has {have})")
+        variant = found[0]
+    elif selector is not None:
+        raise _arg_error("selector", "picks among the entries of an instruction: give the instruction, not an index")
     return Record.of(_c.golden_cases(path, _int(variant, "variant")))
 
 
-def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=None, scale_a=None, scale_b=None):
+def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=None, scale_a=None, scale_b=None,
+            selector=None):
     """The steps of one output element D[row][col].
 
     ``explain(instr, A, B, C=None, row=, col=)`` for matrices (block-scaled: ``scale_a=``,
     ``scale_b=`` as for ``mma``), or ``explain(set_dir, instr, case=,
     row=, col=)`` for a golden case as ``ptxmma explain`` does (then ``gpu_bits`` and ``same`` say
-    what the GPU gave). A Record: instruction, model, lane, reg, elem, steps (lines), bits, value.
+    what the GPU gave; ``selector=`` picks a sparse instruction's entry, as ``--selector``). A Record: instruction, model, lane, reg, elem, steps (lines), bits, value.
     """
     if len(args) >= 1 and isinstance(args[0], str) and args[0].lstrip().startswith("mma"):
         if len(args) not in (3, 4):
@@ -424,13 +438,17 @@ def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=Non
     path, instr = _path(args[0]), _instr(args[1])
     info = _mma_info(instr, arch)
     row, col, problem, case = _int(row, "row"), _int(col, "col"), _int(problem, "problem"), _int(case, "case")
-    cases = golden_cases(path, instr)
+    cases = golden_cases(path, instr, selector)
     n = cases.a.shape[0]
     if not 0 <= case < n:
         raise _arg_error("case", f"{case} is out of range: {instr} has cases 0..{n - 1}")
     m = {op: _c.mma_gather(instr, arch, op, np.ascontiguousarray(getattr(cases, op.lower())[case]))
          for op in "ABCD"}
-    r = Record.of(_c.mma_explain(instr, arch, m["A"], m["B"], m["C"], problem, row, col))
+    meta = None
+    if info["sparse"]:
+        meta = np.ascontiguousarray(cases.e[case].reshape(-1), dtype=np.uint32)
+    r = Record.of(_c.mma_explain(instr, arch, m["A"], m["B"], m["C"], problem, row, col, None, None, meta,
+                                 int(cases.selector) if info["sparse"] else 0))
     rows = info["operands"]["D"]["rows"] // info["problems"]
     r.gpu_bits = int(m["D"][problem * rows + row, col])
     r.gpu_value = _c.format_value(info["operands"]["D"]["type"], r.gpu_bits)

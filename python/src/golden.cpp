@@ -115,6 +115,10 @@ nb::dict golden_manifest(const std::string& path) {
       d["instruction"] = v.ptx;
       d["cases"] = v.cases;
       d["types"] = types_dict(v.types);
+      if (v.selector >= 0)  // sparse: an entry per selector captured
+        d["selector"] = v.selector;
+      else
+        d["selector"] = nb::none();
       entries.append(d);
     }
   }

@@ -50,15 +50,6 @@ Dims dims(const MmaVariant& v, Operand o) {
   return {l.problems * l.rows, l.cols};
 }
 
-const MmaVariant& matrix_variant(const PreparedMma& p) {
-  const MmaVariant& v = *p.ins.variant;
-  if (v.sparse != Sparsity::dense)
-    throw Error(fmt::format("{}: sparse mma takes a metadata register and a selector: matrices of it are not "
-                            "supported; run it with Warp.run",
-                            p.ins.text));
-  return v;
-}
-
 // Element codes (the container's bits: tf32 as a b32, FP6/FP4 as their code) to the bits the
 // registers hold, and back.
 std::uint64_t to_register(const MmaVariant& v, Type t, std::uint64_t code) {
@@ -70,24 +61,36 @@ std::uint64_t from_register(const MmaVariant& v, Type t, std::uint64_t bits) {
   return bits;
 }
 
-std::vector<std::vector<std::uint64_t>> matrix_of(const MmaVariant& v, Operand o, const In<std::uint64_t>& a) {
-  const Dims d = dims(v, o);
+// The element codes of operand o as a d.rows x d.cols matrix, checked to be codes of its type.
+std::vector<std::uint64_t> checked_codes(const MmaVariant& v, Operand o, const In<std::uint64_t>& a, Dims d) {
   const TypeInfo& ti = info(v.type(o));
   if (a.size() != static_cast<std::size_t>(d.rows) * static_cast<std::size_t>(d.cols))
     throw Error(fmt::format("{}: expected a {}x{} matrix of {}, got {} elements", name(o), d.rows, d.cols, ti.name,
                             a.size()));
   const std::uint64_t mask = ti.mask() << ti.shift | (ti.shift ? (1ULL << ti.shift) - 1 : 0);
-  std::vector<std::vector<std::uint64_t>> m(static_cast<std::size_t>(d.rows));
-  for (int r = 0; r < d.rows; ++r) {
-    auto& row = m[static_cast<std::size_t>(r)];
-    row.resize(static_cast<std::size_t>(d.cols));
-    for (int c = 0; c < d.cols; ++c) {
-      const std::uint64_t x = a.data()[static_cast<std::size_t>(r) * static_cast<std::size_t>(d.cols) + static_cast<std::size_t>(c)];
-      if (x & ~mask) throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", name(o), r, c, x, ti.name));
-      row[static_cast<std::size_t>(c)] = to_register(v, v.type(o), x);
-    }
+  std::vector<std::uint64_t> codes(a.data(), a.data() + a.size());
+  for (std::size_t i = 0; i < codes.size(); ++i)
+    if (codes[i] & ~mask)
+      throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", name(o), i / static_cast<std::size_t>(d.cols),
+                              i % static_cast<std::size_t>(d.cols), codes[i], ti.name));
+  return codes;
+}
+
+// Those codes as the registers hold them, row by row (scatter_matrix).
+std::vector<std::vector<std::uint64_t>> register_rows(const MmaVariant& v, Operand o,
+                                                      const std::vector<std::uint64_t>& codes, int cols) {
+  std::vector<std::vector<std::uint64_t>> m;
+  for (std::size_t at = 0; at < codes.size(); at += static_cast<std::size_t>(cols)) {
+    auto& row = m.emplace_back(codes.begin() + static_cast<std::ptrdiff_t>(at),
+                               codes.begin() + static_cast<std::ptrdiff_t>(at) + cols);
+    for (std::uint64_t& x : row) x = to_register(v, v.type(o), x);
   }
   return m;
+}
+
+std::vector<std::vector<std::uint64_t>> matrix_of(const MmaVariant& v, Operand o, const In<std::uint64_t>& a) {
+  const Dims d = dims(v, o);
+  return register_rows(v, o, checked_codes(v, o, a, d), d.cols);
 }
 
 std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
@@ -140,37 +143,64 @@ ScaleWords scale_words(const MmaVariant& v, const std::optional<In<std::uint64_t
           place(v.scales->b, *sb, v.scale_vec, v.shape.n, false, "scale_b")};
 }
 
+// The operands' register words of one mma on matrices. A sparse A is its logical M x K matrix,
+// compressed to the stored elements and the metadata that selector 0 reads; with `meta` (a golden
+// case's 32 metadata words) A is already the stored M x K/2 matrix.
+struct Inputs {
+  std::vector<std::uint32_t> a, b, c, meta;
+  ScaleWords scales;
+  int selector = 0;
+};
+Inputs inputs(const MmaVariant& v, const In<std::uint64_t>& a, const In<std::uint64_t>& b,
+              const std::optional<In<std::uint64_t>>& c, const std::optional<In<std::uint64_t>>& scale_a,
+              const std::optional<In<std::uint64_t>>& scale_b, const std::optional<In<std::uint32_t>>& meta = {},
+              int selector = 0) {
+  Inputs in{{}, operand_words(v, Operand::b, b), operand_words(v, Operand::c, c), {}, scale_words(v, scale_a, scale_b)};
+  if (v.sparse == Sparsity::dense) {
+    if (meta) throw Error(fmt::format("{} is not sparse: it takes no metadata", v.ptx));
+    in.a = operand_words(v, Operand::a, a);
+  } else if (meta) {
+    if (meta->size() != 32) throw Error(fmt::format("metadata: expected 32 lanes' words, got {}", meta->size()));
+    in.a = operand_words(v, Operand::a, a);
+    in.meta = to_vector(*meta);
+    in.selector = selector;
+  } else {
+    auto sparse = v.metadata->compress(v.pattern, checked_codes(v, Operand::a, a, {v.shape.m, v.shape.k}), v.shape.k, 0);
+    in.a = scatter_matrix(v, Operand::a, register_rows(v, Operand::a, sparse.stored, v.shape.k / 2));
+    in.meta = std::move(sparse.meta);
+  }
+  return in;
+}
+
 Array<std::uint64_t> mma_run(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
                              const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c,
                              const std::optional<In<std::uint64_t>>& scale_a,
                              const std::optional<In<std::uint64_t>>& scale_b) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = matrix_variant(p);
-  const ScaleWords sw = scale_words(v, scale_a, scale_b);
-  const std::vector<std::uint32_t> wa = operand_words(v, Operand::a, a), wb = operand_words(v, Operand::b, b),
-                                   wc = operand_words(v, Operand::c, c);
+  const MmaVariant& v = *p.ins.variant;
+  const Inputs in = inputs(v, a, b, c, scale_a, scale_b);
   std::vector<std::uint32_t> wd(static_cast<std::size_t>(32 * wpl(v, Operand::d)), 0);
-  p.exec.run({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, wd, {}, {sw.a, sw.b});
+  p.exec.run({in.a, wpl(v, Operand::a)}, {in.b, wpl(v, Operand::b)}, {in.c, wpl(v, Operand::c)}, wd,
+             {in.meta, in.selector}, {in.scales.a, in.scales.b});
   return matrix_array(v, Operand::d, wd);
 }
 
 nb::dict mma_explain(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
                      const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c, int problem, int row,
                      int col, const std::optional<In<std::uint64_t>>& scale_a,
-                     const std::optional<In<std::uint64_t>>& scale_b) {
+                     const std::optional<In<std::uint64_t>>& scale_b, const std::optional<In<std::uint32_t>>& meta,
+                     int selector) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = matrix_variant(p);
-  const ScaleWords sw = scale_words(v, scale_a, scale_b);
+  const MmaVariant& v = *p.ins.variant;
   const FragmentLayout& ld = *v.ld;
   if (row < 0 || row >= ld.rows || col < 0 || col >= ld.cols || problem < 0 || problem >= ld.problems)
     throw Error(fmt::format("D has {} rows and {} columns{}: row {} col {} is outside", ld.rows, ld.cols,
                             ld.problems > 1 ? fmt::format(" in each of {} problems", ld.problems) : "", row, col));
-  const std::vector<std::uint32_t> wa = operand_words(v, Operand::a, a), wb = operand_words(v, Operand::b, b),
-                                   wc = operand_words(v, Operand::c, c);
+  const Inputs in = inputs(v, a, b, c, scale_a, scale_b, meta, selector);
   DotTrace trace;
   const std::uint64_t got =
-      p.exec.explain({wa, wpl(v, Operand::a)}, {wb, wpl(v, Operand::b)}, {wc, wpl(v, Operand::c)}, problem, row, col, trace,
-                     {}, {sw.a, sw.b});
+      p.exec.explain({in.a, wpl(v, Operand::a)}, {in.b, wpl(v, Operand::b)}, {in.c, wpl(v, Operand::c)}, problem, row,
+                     col, trace, {in.meta, in.selector}, {in.scales.a, in.scales.b});
   const FragmentSlot& s = ld.slot(problem, row, col);
   nb::dict out;
   out["instruction"] = v.ptx;
@@ -208,6 +238,10 @@ nb::dict mma_info(const std::string& instr, const std::string& arch) {
   out["family"] = v.family;
   out["model"] = p.model->name;
   out["block_scale"] = v.block_scale;
+  if (v.sparse != Sparsity::dense)
+    out["sparse"] = std::string(name(v.pattern));  // A's stored columns are K/2 of its logical K
+  else
+    out["sparse"] = nb::none();
   nb::dict ops;
   for (const Operand o : {Operand::a, Operand::b, Operand::c, Operand::d}) ops[name(o).data()] = operand_info(v, o);
   out["operands"] = ops;
@@ -246,7 +280,8 @@ void bind_mma(nb::module_& m) {
         nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none());
   m.def("mma_explain", &mma_explain, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"),
         nb::arg("c").none(), nb::arg("problem"), nb::arg("row"), nb::arg("col"),
-        nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none());
+        nb::arg("scale_a").none() = nb::none(), nb::arg("scale_b").none() = nb::none(),
+        nb::arg("meta").none() = nb::none(), nb::arg("selector") = 0);
   m.def("mma_scatter", &mma_scatter, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("matrix"));
   m.def("mma_gather", &mma_gather, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("words"));
 }

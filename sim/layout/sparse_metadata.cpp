@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <bit>
 
 #include "sim/catalog/yaml_file.hpp"
 #include "sim/error.hpp"
@@ -33,6 +34,17 @@ const char* chunk_columns(SparsePattern p, unsigned nibble, bool ordered, int* c
     cols[0] = 2 * idx0, cols[1] = 2 * idx0 + 1, cols[2] = 2 * idx1, cols[3] = 2 * idx1 + 1;
   }
   return nullptr;
+}
+
+int covering_nibble(SparsePattern p, unsigned needed) {
+  int cols[4];
+  for (unsigned nibble = 0; nibble < 16; ++nibble) {
+    if (chunk_columns(p, nibble, true, cols) != nullptr) continue;
+    unsigned kept = 0;
+    for (int s = 0; s < stored_per_chunk(p); ++s) kept |= 1U << cols[s];
+    if ((needed & ~kept) == 0) return static_cast<int>(nibble);
+  }
+  return -1;
 }
 
 void SparseMetadata::place(int sel, int lane, int n, int row, int chunk, std::vector<bool>& seen) {
@@ -76,6 +88,34 @@ void SparseMetadata::row_columns(SparsePattern p, bool ordered, std::span<const 
     if (const char* why = chunk_columns(p, nibble, ordered, at)) undefined(p, src, nibble, row, c, why);
     for (int s = 0; s < per; ++s) at[s] += c * w;
   }
+}
+
+SparseMetadata::Compressed SparseMetadata::compress(SparsePattern p, std::span<const std::uint64_t> logical, int k,
+                                                    int sel) const {
+  const int w = chunk_columns(p), per = stored_per_chunk(p);
+  if (k != chunks * w || logical.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(k))
+    throw Error(fmt::format("sparse A: expected {} x {} elements, got {}", rows, chunks * w, logical.size()));
+  Compressed out{std::vector<std::uint64_t>(logical.size() / 2), std::vector<std::uint32_t>(32, 0)};
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < chunks; ++c) {
+      const std::uint64_t* chunk = &logical[static_cast<std::size_t>(r * k + c * w)];
+      unsigned needed = 0;
+      for (int i = 0; i < w; ++i) needed |= (chunk[i] != 0 ? 1U : 0U) << i;
+      const int nibble = covering_nibble(p, needed);
+      if (nibble < 0) {
+        const std::string held = p == SparsePattern::four_of_eight
+                                     ? fmt::format("nonzero elements in {} pairs of columns; 4:8 sparsity keeps two pairs",
+                                                   std::popcount((needed | needed >> 1) & 0x55U))
+                                     : fmt::format("{} nonzero elements; {} sparsity keeps {}", std::popcount(needed), ptxmma::name(p), per);
+        throw Error(fmt::format("sparse A: row {}, columns {}-{} hold {}", r, c * w, c * w + w - 1, held));
+      }
+      int cols[4];
+      chunk_columns(p, static_cast<unsigned>(nibble), true, cols);
+      for (int s = 0; s < per; ++s) out.stored[static_cast<std::size_t>(r * k / 2 + c * per + s)] = chunk[cols[s]];
+      const Source& src = source(sel, r, c);
+      out.meta[src.lane] |= static_cast<std::uint32_t>(nibble) << (4 * src.nibble);
+    }
+  return out;
 }
 
 SparseLibrary SparseLibrary::load(const std::string& path) {

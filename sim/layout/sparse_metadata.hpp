@@ -21,6 +21,10 @@ int stored_per_chunk(SparsePattern p);    // 2, 1, 4
 // Returns nullptr, or why the nibble is undefined behaviour (a repeated index, a tf32 nibble
 // other than 0b0100 / 0b1110, or for sp::ordered_metadata an index pair that does not increase).
 const char* chunk_columns(SparsePattern p, unsigned nibble, bool ordered, int* cols);
+// The first nibble, in nibble order, that sp::ordered_metadata takes and that keeps every column
+// of `needed` (bit i: column i of the chunk); -1 where none does (more columns than the pattern
+// keeps, or 4:8 columns outside two pairs). Valid for mma.sp too, which takes any order.
+int covering_nibble(SparsePattern p, unsigned needed);
 
 class SparseMetadata {
  public:
@@ -55,6 +59,16 @@ class SparseMetadata {
   // row and columns of an undefined nibble.
   void row_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
                    int* cols) const;
+
+  // A logical row-major rows x k matrix of element codes as mma.sp takes it: the stored
+  // rows x k/2 codes and the 32 lanes' metadata words, which selector `sel` reads. A code of 0
+  // (+0) is a zero the sparsity may drop; per chunk the covering_nibble of the other codes.
+  // Throws Error naming the row and columns of a chunk with more nonzero codes than it keeps.
+  struct Compressed {
+    std::vector<std::uint64_t> stored;
+    std::vector<std::uint32_t> meta;
+  };
+  [[nodiscard]] Compressed compress(SparsePattern p, std::span<const std::uint64_t> logical, int k, int sel) const;
 
  private:
   void place(int sel, int lane, int n, int row, int chunk, std::vector<bool>& seen);

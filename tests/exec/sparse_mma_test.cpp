@@ -4,6 +4,7 @@
 // out here by hand, not by configs/mma/sparse.yaml, and multiplies in int64.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <random>
 
@@ -159,6 +160,82 @@ TEST(SparseMma, UndefinedMetadataIsALocatedError) {
   e[5] = 0x44414444U;  // 0b0001: indices 1, 0: plain .sp takes it, ordered_metadata does not
   EXPECT_THROW(x.run({a, 2}, {b, 2}, {c, 4}, d, {e, 1}), Error);
   EXPECT_THROW(x.run({a, 2}, {b, 2}, {c, 4}, d, {e, 4}), Error);  // selectors 0..3
+}
+
+// The logical A of a sparse mma, compressed: every nonzero code stored at the column the metadata
+// names (read back through §3.3's hand-placed sources), increasing columns, nothing written to the
+// nibbles the selector does not read.
+TEST(SparseMma, CompressedLogicalAKeepsEveryNonzeroWhereTheMetadataSaysItIs) {
+  std::mt19937 rng(777);
+  int checked = 0;
+  for (const MmaVariant& v : mma_catalog().variants()) {
+    if (v.sparse != Sparsity::ordered || *target_rank(v.min_target) > *target_rank("sm_90a")) continue;
+    const Shape s = v.shape;
+    const int per = stored_per_chunk(v.pattern), width = chunk_columns(v.pattern), chunks = s.k / width;
+    for (int sel = 0; sel < v.metadata->selectors; ++sel) {
+      std::vector<std::uint64_t> logical(static_cast<std::size_t>(s.m * s.k), 0);
+      for (int row = 0; row < s.m; ++row)
+        for (int ch = 0; ch < chunks; ++ch) {
+          // Nonzeros in at most `per` columns; 4:8 within two pairs of its four.
+          const int groups = v.pattern == SparsePattern::four_of_eight ? 4 : width;
+          const int kept_groups = v.pattern == SparsePattern::four_of_eight ? 2 : per;
+          std::vector<int> g(static_cast<std::size_t>(groups));
+          for (int i = 0; i < groups; ++i) g[static_cast<std::size_t>(i)] = i;
+          std::shuffle(g.begin(), g.end(), rng);
+          for (int i = 0; i < kept_groups; ++i)
+            for (int e = 0; e < width / groups; ++e)
+              if (rng() % 3 != 0)
+                logical[static_cast<std::size_t>(row * s.k + ch * width + g[static_cast<std::size_t>(i)] * width / groups +
+                                                 e)] = 1 + rng() % 15;
+        }
+      const SparseMetadata::Compressed got = v.metadata->compress(v.pattern, logical, s.k, sel);
+      std::vector<std::uint32_t> read(32, 0);  // the nibbles this selector reads
+      for (int row = 0; row < s.m; ++row)
+        for (int ch = 0; ch < chunks; ++ch) {
+          const auto [lane, q] = metadata_source(v.metadata->name, row, ch, sel);
+          read[static_cast<std::size_t>(lane)] |= 0xFU << (4 * q);
+          const unsigned nib = (got.meta[static_cast<std::size_t>(lane)] >> (4 * q)) & 0xFU;
+          std::vector<bool> kept(static_cast<std::size_t>(width));
+          int last = -1;
+          for (int st = 0; st < per; ++st) {
+            int col = 0;
+            if (v.pattern == SparsePattern::one_of_two) col = nib == 0b0100 ? 0 : 1;
+            else if (v.pattern == SparsePattern::two_of_four) col = static_cast<int>((nib >> (2 * st)) & 3);
+            else col = 2 * static_cast<int>((nib >> (2 * (st / 2))) & 3) + st % 2;
+            ASSERT_GT(col, last) << v.ptx << " row " << row << " chunk " << ch;
+            last = col;
+            kept[static_cast<std::size_t>(col)] = true;
+            ASSERT_EQ(got.stored[static_cast<std::size_t>(row * s.k / 2 + ch * per + st)],
+                      logical[static_cast<std::size_t>(row * s.k + ch * width + col)]);
+          }
+          for (int col = 0; col < width; ++col)
+            ASSERT_TRUE(kept[static_cast<std::size_t>(col)] ||
+                        logical[static_cast<std::size_t>(row * s.k + ch * width + col)] == 0)
+                << v.ptx << " row " << row << " column " << ch * width + col << " dropped";
+          ++checked;
+        }
+      for (int lane = 0; lane < 32; ++lane)
+        EXPECT_EQ(got.meta[static_cast<std::size_t>(lane)] & ~read[static_cast<std::size_t>(lane)], 0U);
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(SparseMma, CompressingTooManyNonzerosNamesTheChunk) {
+  const MmaVariant& v = mma_catalog().find(
+      MmaSelector{{16, 8, 16}, MatrixLayout::row, MatrixLayout::col, Type::f16, Type::f16, Type::f32, Type::f32,
+                  false, BitOp::none, MmaKind::none, false, 0, std::nullopt, Sparsity::ordered});
+  std::vector<std::uint64_t> a(16 * 16, 0);
+  a[3 * 16 + 4] = a[3 * 16 + 6] = a[3 * 16 + 7] = 0x3C00;
+  try {
+    (void)v.metadata->compress(v.pattern, a, 16, 0);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& err) {
+    EXPECT_STREQ(err.what(), "sparse A: row 3, columns 4-7 hold 3 nonzero elements; 2:4 sparsity keeps 2");
+  }
+  EXPECT_EQ(covering_nibble(SparsePattern::four_of_eight, 0b10000001), 0b1100);  // pairs 0 and 3
+  EXPECT_EQ(covering_nibble(SparsePattern::four_of_eight, 0b00010101), -1);      // three pairs
+  EXPECT_EQ(covering_nibble(SparsePattern::one_of_two, 0), 0b0100);
 }
 
 }  // namespace

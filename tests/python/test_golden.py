@@ -93,11 +93,23 @@ def test_explain_matches_cli(cli):
     assert f"result {r.bits:#x} ({r.value})" in text
 
 
-def test_sparse_cases_carry_metadata_and_matrices_refuse_sparse():
+def test_sparse_cases_carry_metadata_and_explain_uses_it(cli):
     path = DATA / "probes-sp-sm90"
     cs = ptxmma.golden_cases(path, 0)
     assert cs.selector == 0 and cs.e.shape == (3, 32, 1)
     assert int(cs.e[0, 0, 0]) == 0x44444444
-    instr = ptxmma.golden(path).variants[0].instruction
-    with pytest.raises(ValueError, match="sparse mma takes a metadata register"):
-        ptxmma.mma(instr, np.zeros((16, 8), np.float16), np.zeros((16, 8), np.float16))
+    # Elements of mma-sp-sm90 entries as the GPU gave them, through each entry's own metadata
+    # words and selector (an instruction has an entry per selector); one against the CLI's explain.
+    path = DATA / "mma-sp-sm90"
+    for v in ptxmma.golden(path).variants[::7]:
+        for row, col in [(0, 0), (9, 5), (15, 7)]:
+            r = ptxmma.explain(path, v.instruction, row=row, col=col, selector=v.selector)
+            assert r.same, (v.instruction, v.selector, row, col, r.steps)
+    instr = "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"
+    r = ptxmma.explain(path, instr, case=2, row=9, col=5, selector=3)
+    text = cli("explain", path, instr, "--case", 2, "--row", 9, "--col", 5, "--selector", 3).stdout
+    assert text.startswith(f"{instr} selector 3 case 2")
+    assert [f"  {s}" for s in r.steps] == text.splitlines()[1:-1]
+    assert ptxmma.golden_cases(path, instr, selector=3).selector == 3
+    with pytest.raises(ValueError, match=r"has no entry with selector 5 \(it has \[0, 1, 2, 3\]\)"):
+        ptxmma.golden_cases(path, instr, selector=5)

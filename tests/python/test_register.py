@@ -107,6 +107,59 @@ def test_warpgroup_wgmma_matches_the_matrix_api():
     assert np.array_equal(same.view(np.uint32), got.view(np.uint32))
 
 
+def test_sparse_mma_takes_the_logical_a():
+    # m16n8k32 f16, 2:4: row r of A holds nonzeros in two columns of every four, which ones varying
+    # by row; small integers, so D = A @ B exactly. Where every row leaves columns 2 and 3 of each
+    # four empty, B's rows there hold Inf: a dense product would give NaN (0 x Inf), the sparse
+    # mma does not read those rows (as measured on the H100, docs/hardware).
+    instr = "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32"
+    rng = np.random.default_rng(3)
+    a = np.zeros((16, 32))
+    for r in range(16):
+        keep = sorted({r % 4, (r + 1 + r // 4) % 4})
+        for c in range(0, 32, 4):
+            a[r, [c + k for k in keep]] = rng.integers(-4, 5, len(keep))
+    b = rng.integers(-4, 5, (32, 8)).astype(np.float64)
+    d = ptxmma.mma(instr, a.astype(np.float16), b.astype(np.float16))
+    assert np.array_equal(d, (a @ b).astype(np.float32))
+    r = ptxmma.explain(instr, a.astype(np.float16), b.astype(np.float16), row=5, col=2)
+    assert r.bits == d.view(np.uint32)[5, 2]
+    a[:, 2::4] = a[:, 3::4] = 0
+    b_inf = b.copy()
+    b_inf[2::4] = b_inf[3::4] = np.inf
+    d = ptxmma.mma(instr, a.astype(np.float16), b_inf.astype(np.float16))
+    assert np.array_equal(d, (a @ b).astype(np.float32))
+    a[3, 4:8] = [1, 0, 1, 1]
+    with pytest.raises(ValueError, match="row 3, columns 4-7 hold 3 nonzero elements; 2:4 sparsity keeps 2"):
+        ptxmma.mma(instr, a.astype(np.float16), b.astype(np.float16))
+
+
+@pytest.mark.parametrize("instr,k,pattern", [
+    ("mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, "1:2"),
+    ("mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32", 64, "2:4"),
+    ("mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32", 128, "4:8")])
+def test_sparse_mma_every_pattern_against_numpy(instr, k, pattern):
+    # Random logical A of the pattern's structure (4:8: two pairs of every eight columns), small
+    # integers: D = A @ B + C exactly.
+    m, n = 16, 8
+    rng = np.random.default_rng(11)
+    group, keep = {"1:2": (1, 1), "2:4": (1, 2), "4:8": (2, 2)}[pattern]
+    width = {"1:2": 2, "2:4": 4, "4:8": 8}[pattern]
+    a = np.zeros((m, k), np.int64)
+    for r in range(m):
+        for c in range(0, k, width):
+            for g in rng.choice(width // group, keep, replace=False):
+                a[r, c + g * group:c + (g + 1) * group] = rng.integers(-3, 4, group)
+    b = rng.integers(-3, 4, (k, n))
+    c = rng.integers(-50, 51, (m, n))
+    if "tf32" in instr:
+        d = ptxmma.mma(instr, a.astype(np.float32), b.astype(np.float32), c.astype(np.float32))
+        assert np.array_equal(d, (a @ b + c).astype(np.float32))
+    else:
+        d = ptxmma.mma(instr, a.astype(np.int8), b.astype(np.int8), c.astype(np.int32))
+        assert np.array_equal(d, (a @ b + c).astype(np.int32))
+
+
 def test_block_scaled_mma_takes_scale_matrices():
     # mxf8f6f4 m16n8k32, A = B = 1 (e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
     # of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.

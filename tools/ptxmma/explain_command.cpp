@@ -1,7 +1,9 @@
-// `ptxmma explain SET PTX --case N --row R --col C`: the steps of one output element.
+// `ptxmma explain SET PTX --case N --row R --col C [--selector S]`: the steps of one output element.
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "isa/mma_instruction.hpp"
 #include "sim/error.hpp"
@@ -17,6 +19,7 @@ void add_explain_command(CLI::App& app) {
   struct Opts {
     std::string path, ptx, arch = "sm_90a";
     int case_index = 0, row = 0, col = 0, problem = 0;
+    std::optional<int> selector;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("SET", opts->path, "golden set directory (with manifest.json)")->required();
@@ -25,13 +28,25 @@ void add_explain_command(CLI::App& app) {
   cmd->add_option("--row", opts->row, "row of D");
   cmd->add_option("--col", opts->col, "column of D");
   cmd->add_option("--problem", opts->problem, "m8n8k4 .f16: which of the four products (0-3)");
+  cmd->add_option("--selector", opts->selector,
+                  "sparse sets: the entry captured with this sparsity selector (default: the variant's first entry)");
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
   cmd->callback([opts] {
     const GoldenSet set = read_golden_set(opts->path);
     const GoldenVariant* gv = nullptr;
-    for (const auto& v : set.variants)
-      if (v.ptx == opts->ptx) gv = &v;
-    if (!gv) throw Error(fmt::format("{}: no variant '{}'", set.manifest, opts->ptx));
+    bool named = false;
+    std::string selectors;
+    for (const auto& v : set.variants) {
+      if (v.ptx != opts->ptx) continue;
+      named = true;
+      if (v.selector >= 0) selectors += fmt::format("{}{}", selectors.empty() ? "" : ", ", v.selector);
+      if (!gv && (!opts->selector || v.selector == *opts->selector)) gv = &v;
+    }
+    if (!named) throw Error(fmt::format("{}: no variant '{}'", set.manifest, opts->ptx));
+    if (!gv && selectors.empty()) throw Error(fmt::format("--selector: '{}' is not sparse", opts->ptx));
+    if (!gv)
+      throw Error(fmt::format("--selector: '{}' has no entry with selector {} (it has {})", opts->ptx, *opts->selector,
+                              selectors));
     const MmaInstruction ins = parse_mma(gv->ptx, opts->arch);
     const MmaVariant& v = *ins.variant;
     const FragmentLayout& ld = *v.ld;
@@ -53,8 +68,9 @@ void add_explain_command(CLI::App& app) {
     const std::uint32_t* lane = c.d.data() + static_cast<std::size_t>(s.lane) * gv->words.d;
     const std::uint64_t want = bits == 64 ? lane[2 * s.reg] | (static_cast<std::uint64_t>(lane[2 * s.reg + 1]) << 32)
                                           : element_code(v.d, v.container, get_element(lane[s.reg], bits, s.elem));
-    std::cout << fmt::format("{} case {}, D[{}][{}]{} (lane {} register {} element {}), model {}\n", gv->ptx,
-                             opts->case_index, opts->row, opts->col,
+    std::cout << fmt::format("{}{} case {}, D[{}][{}]{} (lane {} register {} element {}), model {}\n", gv->ptx,
+                             gv->selector >= 0 ? fmt::format(" selector {}", gv->selector) : "", opts->case_index,
+                             opts->row, opts->col,
                              ld.problems > 1 ? fmt::format(" of problem {}", opts->problem) : "", s.lane, s.reg, s.elem,
                              model.name);
     for (const auto& line : trace.lines) std::cout << "  " << line << "\n";
