@@ -62,10 +62,17 @@ void MmaExecutor::check_scales(ScaleInput s) const {
 
 void MmaExecutor::gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e, ScaleInput s) const {
   check_scales(s);
-  if (v_.sparse != Sparsity::dense) check_sparse(e);
+  check_sparse(e);
   gather(a_src_, v_.a, a, a_codes_);
   gather(b_src_, v_.b, b, b_codes_);
   gather(c_src_, v_.c, c, c_codes_);
+}
+
+void MmaExecutor::columns_of(SparseInput e, int row, int* cols) const {
+  if (v_.sparse == Sparsity::dense)
+    for (int i = 0; i < v_.shape.k; ++i) cols[i] = i;
+  else
+    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, cols);
 }
 
 std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const {
@@ -74,10 +81,7 @@ std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, 
   const int k = sparse ? logical_k / 2 : logical_k;
   Term at[kMaxK], bt[kMaxK], sa[4], sb[4];
   int cols[kMaxK];
-  if (sparse)  // the row's K/2 stored A elements with the B rows its metadata picks, as run_sparse_rows
-    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, cols);
-  else
-    for (int i = 0; i < k; ++i) cols[i] = i;
+  columns_of(e, row, cols);
   const std::uint64_t* a_row = &a_codes_[static_cast<std::size_t>(row * k)];
   const std::uint64_t* b_col = &b_codes_[static_cast<std::size_t>(col * logical_k)];
   for (int i = 0; i < k; ++i) {
@@ -103,21 +107,13 @@ std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, 
 
 DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                                 std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const {
-  int k = v_.shape.k;
-  if (v_.sparse == Sparsity::dense) {
-    for (int i = 0; i < k; ++i) {
-      a_codes[i] = element(*v_.la, v_.a, a, problem, row, i);
-      b_codes[i] = element(*v_.lb, v_.b, b, problem, i, col);
-    }
-  } else {  // a dense dot of the K/2 stored elements with the B rows the metadata picks
-    check_sparse(e);
-    k /= 2;
-    std::vector<int> cols(static_cast<std::size_t>(k));
-    v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, cols.data());
-    for (int s = 0; s < k; ++s) {
-      a_codes[s] = element(*v_.la, v_.a, a, problem, row, s);
-      b_codes[s] = element(*v_.lb, v_.b, b, problem, cols[static_cast<std::size_t>(s)], col);
-    }
+  check_sparse(e);
+  const int k = v_.sparse == Sparsity::dense ? v_.shape.k : v_.shape.k / 2;
+  int cols[kMaxK];
+  columns_of(e, row, cols);
+  for (int s = 0; s < k; ++s) {
+    a_codes[s] = element(*v_.la, v_.a, a, problem, row, s);
+    b_codes[s] = element(*v_.lb, v_.b, b, problem, cols[s], col);
   }
   DotRequest r;
   r.a = v_.a;
@@ -146,18 +142,19 @@ TileSpec tile_spec(const MmaVariant& v, MmaOptions o) {
 }  // namespace
 
 MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
-    : v_(v), m_(m), o_(o), kernel_(m, tile_spec(v, o)) {
+    : v_(v), m_(m), o_(o) {
+  if (!v.block_scale) kernel_.emplace(m, tile_spec(v, o));  // block-scaled elements go through dot()
   const Shape s = v.shape;
   const bool sparse = v.sparse != Sparsity::dense;
   a_src_ = sources(*v.la, v.a, s.m, sparse ? s.k / 2 : s.k, false);
   b_src_ = sources(*v.lb, v.b, s.n, s.k, true);
   c_src_ = sources(*v.lc, v.c, s.m, s.n, false);
   d_dst_ = sources(*v.ld, v.d, s.m, s.n, false);
-  if (kernel_.takes_bits() && element_bits(v.a, v.container) == 1 && element_bits(v.b, v.container) == 1) {
+  if (kernel_ && kernel_->takes_bits() && element_bits(v.a, v.container) == 1 && element_bits(v.b, v.container) == 1) {
     a_runs_ = bit_runs(a_src_, s.k);
     b_runs_ = bit_runs(b_src_, s.k);
-    a_codes_.resize(a_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
-    b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
+    a_codes_.resize(a_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_->words_per_row()));
+    b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_->words_per_row()));
     halves_.resize(2 * std::max(a_codes_.size(), b_codes_.size()));
   } else if (sparse) {
     a_codes_.resize(a_src_.size());
@@ -174,7 +171,7 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
     return element_bits(t, v.container) == info(t).bits && info(t).shift == 0 && t != Type::e2m1 &&
            t != Type::e3m2 && t != Type::e2m3;
   };
-  if (!sparse && kernel_.takes_words() && plain(v.a) && plain(v.b)) {
+  if (!sparse && kernel_ && kernel_->takes_words() && plain(v.a) && plain(v.b)) {
     a_index_ = word_index(a_src_, info(v.a).bits, s.m, s.k);
     b_index_ = word_index(b_src_, info(v.b).bits, s.n, s.k);
     if (a_index_.empty() || b_index_.empty()) a_index_.clear();
@@ -219,7 +216,7 @@ std::vector<std::uint32_t> MmaExecutor::word_index(const std::vector<Source>& sr
 }
 
 std::vector<MmaExecutor::BitRun> MmaExecutor::bit_runs(const std::vector<Source>& src, int cols) const {
-  const auto words = static_cast<std::uint32_t>(kernel_.words_per_row());
+  const auto words = static_cast<std::uint32_t>(kernel_->words_per_row());
   std::vector<BitRun> runs;
   for (std::size_t i = 0; i < src.size(); ++i) {
     const auto row = static_cast<std::uint32_t>(i / static_cast<std::size_t>(cols));
@@ -305,13 +302,13 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
     if (v_.sparse != Sparsity::dense)
       run_sparse(e);
     else if (packed)
-      kernel_.run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+      kernel_->run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
     else if (words)
-      kernel_.run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
+      kernel_->run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
                         {b.words.data(), &b_index_[up * b_index_.size() / problems]}, &c_codes_[up * cd_step],
                         &d_codes_[up * cd_step]);
     else
-      kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+      kernel_->run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
   }
 }
 
@@ -356,7 +353,7 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
 void MmaExecutor::run_sparse(SparseInput e) const {
   const bool ordered = v_.sparse == Sparsity::ordered;
   run_sparse_rows(
-      kernel_, a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data(), v_.shape.m, v_.shape.n, v_.shape.k,
+      *kernel_, a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data(), v_.shape.m, v_.shape.n, v_.shape.k,
       [&](int row, int* cols) { v_.metadata->row_columns(v_.pattern, ordered, e.meta, e.selector, row, cols); },
       columns_, b_row_);
 }

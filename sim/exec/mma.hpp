@@ -2,6 +2,7 @@
 // layouts, runs the rounding model per output element, scatters D.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ class MmaExecutor {
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                      std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const;
   void check_sparse(SparseInput e) const;
+  // The logical K column of each of a row's stored A elements: the B row it meets. Sparse: the K/2
+  // the metadata picks (a dense dot of the stored elements with those rows); dense: 0 .. K-1.
+  void columns_of(SparseInput e, int row, int* cols) const;
   void check_scales(ScaleInput s) const;
   // Gathers A, B, C and runs the tile kernel per problem into d_codes_ (every variant but the
   // block-scaled ones).
@@ -106,7 +110,7 @@ class MmaExecutor {
   std::vector<BitRun> a_runs_, b_runs_;  // packed-bit operands (a popc model)
   std::vector<std::uint32_t> c_word_, d_word_;    // the word of each C / D element, where the word is its code
   std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
-  mutable TileKernel kernel_;            // one problem
+  mutable std::optional<TileKernel> kernel_;  // one problem; none for block-scaled variants
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
   mutable std::vector<std::uint64_t> b_row_;  // sparse: B's rows picked by one A row's metadata
   mutable std::vector<int> columns_;          // sparse: their logical K
