@@ -29,6 +29,17 @@ TEST(WgmmaLayoutCommand, RegisterLayouts) {
   EXPECT_TRUE(contains(out, "give --desc-b to see the address of every element")) << out;
 }
 
+TEST(WgmmaLayoutCommand, SparseMetadataPerWarp) {
+  // Warp w's threads describe rows 16w..16w+15, as warp-level class m2 does rows 0..15 (the
+  // executor reads them so: sim/exec/wgmma.cpp sparse_columns).
+  const std::string out = run("layout wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 --operand a --view matrix");
+  EXPECT_TRUE(contains(out, "A: 64 x 16 f16 (M x K/2: the stored elements, in K order)")) << out;
+  EXPECT_TRUE(contains(out, "sp-meta: one .b32 register per thread, warp w describing rows 16w..16w+15; pattern 2:4"))
+      << out;
+  EXPECT_TRUE(contains(out, "   17    T36:n0   T36:n1   T36:n2   T36:n3   T37:n0")) << out;
+  EXPECT_TRUE(contains(out, "   63   T124:n4  T124:n5  T124:n6  T124:n7  T125:n4")) << out;
+}
+
 TEST(WgmmaLayoutCommand, DescriptorAddressesAndLookup) {
   // ptx-wgmma-catalog.md §3.6: 128B swizzle, element (13, 10) at S + 1732 = 0xac4.
   std::string out = run("layout " + kF16 + " --desc-a 0x4000004000010040 --operand a --view matrix");

@@ -30,31 +30,6 @@ void print_operand(std::ostream& os, const MmaVariant& v, const LayoutLibrary& l
   print_fragment(os, name(op), dims, l, v.type(op), lib.formula(l.name), matrix, lanes);
 }
 
-// mma.sp: for each sparsity selector, which lane's metadata nibble says which columns of each
-// chunk of each A row hold the stored elements.
-void print_metadata(std::ostream& os, const MmaVariant& v) {
-  const SparseMetadata& m = *v.metadata;
-  const int w = chunk_columns(v.pattern);
-  os << fmt::format("E: metadata, one .b32 register per lane; pattern {} ({} of every {} K columns stored), "
-                    "class {} (configs/mma/sparse.yaml)\n",
-                    name(v.pattern), stored_per_chunk(v.pattern), w, m.name);
-  os << "   T<lane>:n<nibble> (bits 4n+3..4n) describes the chunk of K columns of each A row\n";
-  for (int sel = 0; sel < m.selectors; ++sel) {
-    os << fmt::format("\n   sparsity selector {}\n", sel);
-    Table t(1, std::vector<std::string>{"row"});
-    for (int c = 0; c < m.chunks; ++c) t[0].push_back(fmt::format("k{}-{}", c * w, c * w + w - 1));
-    for (int r = 0; r < m.rows; ++r) {
-      t.push_back({std::to_string(r)});
-      for (int c = 0; c < m.chunks; ++c) {
-        const SparseMetadata::Source& src = m.source(sel, r, c);
-        t.back().push_back(fmt::format("T{}:n{}", src.lane, src.nibble));
-      }
-    }
-    print_table(os, t, "   ");
-  }
-  os << "\n";
-}
-
 }  // namespace
 
 void add_layout_command(CLI::App& app) {
@@ -113,7 +88,8 @@ void add_layout_command(CLI::App& app) {
       if (opts->operands.find(lower) == std::string::npos && opts->operands.find(upper) == std::string::npos)
         continue;
       print_operand(os, v, catalog.layouts(), op, matrix, lanes);
-      if (op == Operand::a && v.sparse != Sparsity::dense) print_metadata(os, v);
+      if (op == Operand::a && v.sparse != Sparsity::dense)
+        print_metadata(os, "E: metadata, one .b32 register per lane", "lane", v.pattern, *v.metadata, 1);
     }
   });
 }

@@ -99,4 +99,26 @@ void print_fragment(std::ostream& os, std::string_view op, std::string_view dims
   os << "\n";
 }
 
+void print_metadata(std::ostream& os, std::string_view header, std::string_view unit, SparsePattern p,
+                    const SparseMetadata& m, int warps) {
+  const int w = chunk_columns(p);
+  os << fmt::format("{}; pattern {} ({} of every {} K columns stored), class {} (configs/mma/sparse.yaml)\n", header,
+                    name(p), stored_per_chunk(p), w, m.name);
+  os << fmt::format("   T<{}>:n<nibble> (bits 4n+3..4n) describes the chunk of K columns of each A row\n", unit);
+  for (int sel = 0; sel < m.selectors; ++sel) {
+    os << fmt::format("\n   sparsity selector {}\n", sel);
+    Table t(1, std::vector<std::string>{"row"});
+    for (int c = 0; c < m.chunks; ++c) t[0].push_back(fmt::format("k{}-{}", c * w, c * w + w - 1));
+    for (int r = 0; r < warps * m.rows; ++r) {
+      t.push_back({std::to_string(r)});
+      for (int c = 0; c < m.chunks; ++c) {
+        const SparseMetadata::Source& src = m.source(sel, r % m.rows, c);
+        t.back().push_back(fmt::format("T{}:n{}", 32 * (r / m.rows) + src.lane, src.nibble));
+      }
+    }
+    print_table(os, t, "   ");
+  }
+  os << "\n";
+}
+
 }  // namespace ptxmma::cli

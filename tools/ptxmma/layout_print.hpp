@@ -7,6 +7,7 @@
 
 #include "sim/layout/fragment_layout.hpp"
 #include "sim/layout/layout_loader.hpp"
+#include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/type.hpp"
 
 namespace ptxmma::cli {
@@ -21,5 +22,11 @@ void print_table(std::ostream& os, const Table& t, const std::string& indent, bo
 //   op     "A", "B", "C", "D";  dims "M x K", ...;  `what` extra words after the layout's shape
 void print_fragment(std::ostream& os, std::string_view op, std::string_view dims, const FragmentLayout& l, Type t,
                     const LayoutFormula& f, bool matrix, bool lanes, std::string_view what = {});
+
+// mma.sp / wgmma.mma_async.sp: for each sparsity selector, which thread's metadata nibble says which
+// columns of each chunk of each A row hold the stored elements. `warps` warps of m.rows rows each,
+// warp w reading its own threads 32w + lane (wgmma: 4); `unit` names a thread ("lane", "thread").
+void print_metadata(std::ostream& os, std::string_view header, std::string_view unit, SparsePattern p,
+                    const SparseMetadata& m, int warps);
 
 }  // namespace ptxmma::cli

@@ -156,8 +156,11 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
   if (wants('a')) {
     if (at_a) print_addresses(os, 'A', *at_a, v.a, o.trans_a, matrix);
     else
-      print_fragment(os, "A", "M x K", *v.la, v.a, lib.formula(v.la->name), matrix, lanes,
-                     "register form (give --desc-a for the descriptor form)");
+      print_fragment(os, "A", v.sparse ? "M x K/2: the stored elements, in K order" : "M x K", *v.la, v.a,
+                     lib.formula(v.la->name), matrix, lanes, "register form (give --desc-a for the descriptor form)");
+    if (v.sparse)
+      print_metadata(os, "sp-meta: one .b32 register per thread, warp w describing rows 16w..16w+15", "thread",
+                     v.pattern, *v.metadata, 4);
   }
   if (wants('b')) {
     if (at_b) print_addresses(os, 'B', *at_b, v.b, o.trans_b, matrix);
