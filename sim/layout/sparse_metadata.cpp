@@ -103,10 +103,11 @@ SparseMetadata::Compressed SparseMetadata::compress(SparsePattern p, std::span<c
       for (int i = 0; i < w; ++i) needed |= (chunk[i] != 0 ? 1U : 0U) << i;
       const int nibble = covering_nibble(p, needed);
       if (nibble < 0) {
-        const std::string held = p == SparsePattern::four_of_eight
-                                     ? fmt::format("nonzero elements in {} pairs of columns; 4:8 sparsity keeps two pairs",
-                                                   std::popcount((needed | needed >> 1) & 0x55U))
-                                     : fmt::format("{} nonzero elements; {} sparsity keeps {}", std::popcount(needed), ptxmma::name(p), per);
+        const std::string held =
+            p == SparsePattern::four_of_eight
+                ? fmt::format("nonzero elements in {} pairs of columns; 4:8 sparsity keeps two pairs",
+                              std::popcount((needed | needed >> 1) & 0x55U))
+                : fmt::format("{} nonzero elements; {} sparsity keeps {}", std::popcount(needed), ptxmma::name(p), per);
         throw Error(fmt::format("sparse A: row {}, columns {}-{} hold {}", r, c * w, c * w + w - 1, held));
       }
       int cols[4];
