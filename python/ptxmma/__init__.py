@@ -213,14 +213,17 @@ def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False, scale_a=None,
 
 
 def wgmma(instr, A=None, B=None, C=None, arch="sm_90a", *, smem=None, desc_a=None, desc_b=None, a_regs=None,
-          smem_base=0, scale_d=True, scale_a=1, scale_b=1, trans_a=0, trans_b=0, dtype=None, raw=False):
+          smem_base=0, scale_d=True, scale_a=1, scale_b=1, trans_a=0, trans_b=0, sp_meta=None, sp_sel=0, dtype=None,
+          raw=False):
     """D (64 x N) of one wgmma.mma_async.
 
     Matrices: A (64 x K) and B (K x N) are placed in shared memory K-major and read through
     descriptors made for them. Shared memory: ``smem`` (uint8 image at ``smem_base``) with
     ``desc_b`` and either ``desc_a`` or ``a_regs`` (128 threads x 4 uint32, the register form),
     and the immediates scale_a/scale_b (+-1), trans_a/trans_b (0/1). C (default zeros) is 64 x N;
-    scale_d=False ignores it.
+    scale_d=False ignores it. Sparse (wgmma.mma_async.sp): with matrices A is its logical 64 x K
+    matrix, compressed as for ``mma`` (each warp's 16 rows, sparsity selector 0); with ``smem`` give
+    ``sp_meta`` (the 128 threads' sp-meta words) and ``sp_sel``.
     """
     instr = _instr(instr)
     info = _wgmma_info(instr, arch)
@@ -241,6 +244,8 @@ def wgmma(instr, A=None, B=None, C=None, arch="sm_90a", *, smem=None, desc_a=Non
                              "descriptors and registers go with smem=")
         if trans_a or trans_b:
             raise _arg_error("trans_a" if trans_a else "trans_b", "transposes apply to a shared-memory image (smem=)")
+        if sp_meta is not None:
+            raise _arg_error("sp_meta", "with matrices the metadata is made from A; sp_meta goes with smem=")
         a = _codes(A, ta, "A", (64, k), _per_operand(dtype, "A"))
         b = _codes(B, tb, "B", (k, n), _per_operand(dtype, "B"))
         d = _c.wgmma_matrices(instr, arch, a, b, c, bool(scale_d), scale_a, scale_b)
@@ -261,9 +266,15 @@ def wgmma(instr, A=None, B=None, C=None, arch="sm_90a", *, smem=None, desc_a=Non
             raise _arg_error("a_regs", f"expected a (128, {info['a_regs']}) integer array, got {regs.dtype} "
                                        f"of shape {regs.shape}")
         regs = np.ascontiguousarray(regs.astype(np.int64) & 0xFFFFFFFF, dtype=np.uint32)
+    meta = None
+    if sp_meta is not None:
+        meta = np.asarray(sp_meta)
+        if meta.shape != (128,) or meta.dtype.kind not in "ui":
+            raise _arg_error("sp_meta", f"expected a (128,) integer array, got {meta.dtype} of shape {meta.shape}")
+        meta = np.ascontiguousarray(meta.astype(np.int64) & 0xFFFFFFFF, dtype=np.uint32)
     d = _c.wgmma_shared(instr, arch, np.ascontiguousarray(image), _u64(smem_base, "smem_base"),
                         _u64(desc_a or 0, "desc_a"), regs, _u64(desc_b, "desc_b"), c, bool(scale_d),
-                        scale_a, scale_b, trans_a, trans_b)
+                        scale_a, scale_b, trans_a, trans_b, meta, _int(sp_sel, "sp_sel"))
     return _typed(d, td, raw)
 
 

@@ -1,11 +1,12 @@
 // Warpgroup-level wgmma: from whole matrices (A 64 x K and B K x N laid out in shared memory
-// K-major without swizzle, descriptors made to match), or from a shared-memory image with the
+// K-major without swizzle, descriptors made to match; a sparse A compressed with its metadata), or from a shared-memory image with the
 // caller's descriptors (A optionally from registers). C and D are 64 x N matrices of codes.
 #include <fmt/format.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,7 +80,7 @@ Array<std::uint64_t> execute(const PreparedWgmma& p, const WgmmaInputs& in) {
 }
 
 // Writes a (rows x K) operand of codes into shared memory at the bytes its addressing gives.
-void store_operand(SharedMemory& smem, const OperandAddressing& at, const In<std::uint64_t>& m, bool k_by_row,
+void store_operand(SharedMemory& smem, const OperandAddressing& at, std::span<const std::uint64_t> m, bool k_by_row,
                    const char* what, Type t) {
   const int rows = at.rows(), k = at.k(), bits = at.element_bits();
   const std::uint64_t limit = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
@@ -113,17 +114,35 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
     throw Error(fmt::format("A: expected a 64x{} matrix of {}, got {} elements", k, name(v.a), a.size()));
   if (b.size() != static_cast<std::size_t>(k * n))
     throw Error(fmt::format("B: expected a {}x{} matrix of {}, got {} elements", k, n, name(v.b), b.size()));
-  // K-major without swizzle: 8-row x 16-byte core matrices; LBO steps along K, SBO down 8 rows.
-  const auto row_bytes = [&](Type t) { return static_cast<std::uint32_t>(k * (t == Type::tf32 ? 32 : info(t).bits) / 8); };
-  const std::uint32_t sbo_a = row_bytes(v.a) / 16 * 128, sbo_b = row_bytes(v.b) / 16 * 128;
-  const std::uint32_t b_start = 64 * row_bytes(v.a);
-  SharedMemory smem(static_cast<std::size_t>(b_start) + static_cast<std::size_t>(n) * row_bytes(v.b));
   WgmmaInputs in;
+  // A sparse A is its logical 64 x K matrix: each warp's 16 rows compressed as the warp-level
+  // metadata class reads them (sparsity selector 0), into that warp's threads' sp-meta words.
+  std::vector<std::uint64_t> stored(a.data(), a.data() + a.size());
+  std::vector<std::uint32_t> meta;
+  if (v.sparse) {
+    stored.clear();
+    meta.assign(Warpgroup::kThreads, 0);
+    for (int w = 0; w < 4; ++w) {
+      const auto part = v.metadata->compress(
+          v.pattern, std::span(a.data() + static_cast<std::size_t>(16 * w * k), static_cast<std::size_t>(16 * k)), k, 0,
+          16 * w);
+      stored.insert(stored.end(), part.stored.begin(), part.stored.end());
+      std::copy(part.meta.begin(), part.meta.end(), meta.begin() + 32 * w);
+    }
+    in.meta = meta;
+  }
+  // K-major without swizzle: 8-row x 16-byte core matrices; LBO steps along K, SBO down 8 rows.
+  const auto row_bytes = [&](Type t, int cols) {
+    return static_cast<std::uint32_t>(cols * (t == Type::tf32 ? 32 : info(t).bits) / 8);
+  };
+  const std::uint32_t sbo_a = row_bytes(v.a, v.a_cols()) / 16 * 128, sbo_b = row_bytes(v.b, k) / 16 * 128;
+  const std::uint32_t b_start = 64 * row_bytes(v.a, v.a_cols());
+  SharedMemory smem(static_cast<std::size_t>(b_start) + static_cast<std::size_t>(n) * row_bytes(v.b, k));
   in.shared = &smem;
   in.desc_a = MatrixDescriptor::encode(0, 128, sbo_a, 0, Swizzle::none);
   in.desc_b = MatrixDescriptor::encode(b_start, 128, sbo_b, 0, Swizzle::none);
-  store_operand(smem, p.exec.a_addressing(in.desc_a), a, true, "A", v.a);
-  store_operand(smem, p.exec.b_addressing(in.desc_b), b, false, "B", v.b);
+  store_operand(smem, p.exec.a_addressing(in.desc_a), stored, true, "A", v.a);
+  store_operand(smem, p.exec.b_addressing(in.desc_b), {b.data(), b.size()}, false, "B", v.b);
   const std::vector<std::uint32_t> cw = accumulator_words(v, c);
   in.scale_d = scale_d;
   in.c = cw;
@@ -133,7 +152,8 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
 Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& arch, const In<std::uint8_t>& image,
                                   std::uint64_t base, std::uint64_t desc_a, const std::optional<In<std::uint32_t>>& a_regs,
                                   std::uint64_t desc_b, const std::optional<In<std::uint64_t>>& c, bool scale_d,
-                                  int scale_a, int scale_b, int trans_a, int trans_b) {
+                                  int scale_a, int scale_b, int trans_a, int trans_b,
+                                  const std::optional<In<std::uint32_t>>& sp_meta, int sp_sel) {
   WgmmaOperands o;
   o.a_source = a_regs ? ASource::registers : ASource::descriptor;
   o.imm_scale_a = scale_a;
@@ -158,6 +178,13 @@ Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& a
       throw Error(fmt::format("a_regs: expected {} threads x {} registers, got {} words", v.la->lanes, v.a_regs(),
                               a_regs->size()));
     in.a = std::span<const std::uint32_t>(a_regs->data(), a_regs->size());
+  }
+  if (sp_meta && !v.sparse) throw Error(fmt::format("{} is not sparse: it takes no sp_meta", v.ptx));
+  if (!sp_meta && v.sparse)
+    throw Error(fmt::format("{} is sparse: give sp_meta (the 128 threads' sp-meta words) and sp_sel", v.ptx));
+  if (sp_meta) {
+    in.meta = std::span<const std::uint32_t>(sp_meta->data(), sp_meta->size());
+    in.selector = sp_sel;
   }
   const std::vector<std::uint32_t> cw = accumulator_words(v, c);
   in.scale_d = scale_d;
@@ -226,7 +253,8 @@ void bind_wgmma(nb::module_& m) {
         nb::arg("c").none(), nb::arg("scale_d"), nb::arg("scale_a"), nb::arg("scale_b"));
   m.def("wgmma_shared", &wgmma_shared, nb::arg("instr"), nb::arg("arch"), nb::arg("image"), nb::arg("base"),
         nb::arg("desc_a"), nb::arg("a_regs").none(), nb::arg("desc_b"), nb::arg("c").none(), nb::arg("scale_d"),
-        nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("trans_a"), nb::arg("trans_b"));
+        nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("trans_a"), nb::arg("trans_b"),
+        nb::arg("sp_meta").none() = nb::none(), nb::arg("sp_sel") = 0);
   m.def("wgmma_addresses", &wgmma_addresses, nb::arg("instr"), nb::arg("arch"), nb::arg("operand"), nb::arg("desc"),
         nb::arg("trans"));
 }

@@ -91,7 +91,7 @@ void SparseMetadata::row_columns(SparsePattern p, bool ordered, std::span<const 
 }
 
 SparseMetadata::Compressed SparseMetadata::compress(SparsePattern p, std::span<const std::uint64_t> logical, int k,
-                                                    int sel) const {
+                                                    int sel, int first_row) const {
   const int w = chunk_columns(p), per = stored_per_chunk(p);
   if (k != chunks * w || logical.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(k))
     throw Error(fmt::format("sparse A: expected {} x {} elements, got {}", rows, chunks * w, logical.size()));
@@ -108,7 +108,7 @@ SparseMetadata::Compressed SparseMetadata::compress(SparsePattern p, std::span<c
                 ? fmt::format("nonzero elements in {} pairs of columns; 4:8 sparsity keeps two pairs",
                               std::popcount((needed | needed >> 1) & 0x55U))
                 : fmt::format("{} nonzero elements; {} sparsity keeps {}", std::popcount(needed), ptxmma::name(p), per);
-        throw Error(fmt::format("sparse A: row {}, columns {}-{} hold {}", r, c * w, c * w + w - 1, held));
+        throw Error(fmt::format("sparse A: row {}, columns {}-{} hold {}", first_row + r, c * w, c * w + w - 1, held));
       }
       int cols[4];
       chunk_columns(p, static_cast<unsigned>(nibble), true, cols);

@@ -63,12 +63,14 @@ class SparseMetadata {
   // A logical row-major rows x k matrix of element codes as mma.sp takes it: the stored
   // rows x k/2 codes and the 32 lanes' metadata words, which selector `sel` reads. A code of 0
   // (+0) is a zero the sparsity may drop; per chunk the covering_nibble of the other codes.
-  // Throws Error naming the row and columns of a chunk with more nonzero codes than it keeps.
+  // Throws Error naming the row (counted from `first_row`: a warp's rows of a wgmma) and columns
+  // of a chunk with more nonzero codes than it keeps.
   struct Compressed {
     std::vector<std::uint64_t> stored;
     std::vector<std::uint32_t> meta;
   };
-  [[nodiscard]] Compressed compress(SparsePattern p, std::span<const std::uint64_t> logical, int k, int sel) const;
+  [[nodiscard]] Compressed compress(SparsePattern p, std::span<const std::uint64_t> logical, int k, int sel,
+                                    int first_row = 0) const;
 
  private:
   void place(int sel, int lane, int n, int row, int chunk, std::vector<bool>& seen);

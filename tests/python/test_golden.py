@@ -67,19 +67,22 @@ def _accumulator(instr, d_type, words):
     return (w >> (bits * lay.elem).astype(np.uint64)) & np.uint64((1 << bits) - 1)
 
 
-def test_wgmma_shared_images_reproduce_cases():
-    path = DATA / "wgmma-sm90"
+@pytest.mark.parametrize("name", ["wgmma-sm90", "wgmma-sp-sm90"])
+def test_wgmma_shared_images_reproduce_cases(name):
+    path = DATA / name
     entries = ptxmma.golden(path).variants
-    # One case of every entry: each shape, type and form (SS/RS, scales, transposes).
+    # One case of every entry: each shape, type and form (SS/RS, scales, transposes; sparse: with
+    # the case's sp-meta words and sp-sel).
     for i, e in enumerate(entries):
         cs = ptxmma.golden_cases(path, i)
         n = i % cs.desc_a.shape[0]
         c = _accumulator(e.instruction, e.types.d, cs.c[n])
         regs = cs.a[n] if e.a_source == "registers" else None
+        sparse = {"sp_meta": cs.e[n].reshape(-1), "sp_sel": cs.selector} if hasattr(cs, "e") else {}
         d = ptxmma.wgmma(e.instruction, C=c, smem=cs.image[n], smem_base=int(cs.smem_base[n]),
                          desc_a=None if regs is not None else int(cs.desc_a[n]), a_regs=regs,
                          desc_b=int(cs.desc_b[n]), scale_d=bool(cs.scale_d[n]), scale_a=e.scale_a,
-                         scale_b=e.scale_b, trans_a=e.trans_a, trans_b=e.trans_b, raw=True)
+                         scale_b=e.scale_b, trans_a=e.trans_a, trans_b=e.trans_b, raw=True, **sparse)
         want = _accumulator(e.instruction, e.types.d, cs.d[n])
         assert np.array_equal(d, want), f"{e.label} case {n}"
 

@@ -160,6 +160,26 @@ def test_sparse_mma_every_pattern_against_numpy(instr, k, pattern):
         assert np.array_equal(d, (a @ b + c).astype(np.int32))
 
 
+def test_sparse_wgmma_takes_the_logical_a():
+    # m64n8k32 f16, 2:4, each warp's rows compressed with its own threads' sp-meta: D = A @ B
+    # exactly for small integers; a bad chunk is named by its row of the 64.
+    instr = "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16"
+    rng = np.random.default_rng(5)
+    a = np.zeros((64, 32))
+    for r in range(64):
+        for c in range(0, 32, 4):
+            keep = rng.choice(4, 2, replace=False)
+            a[r, c + keep] = rng.integers(-4, 5, 2)
+    b = rng.integers(-4, 5, (32, 8)).astype(np.float64)
+    d = ptxmma.wgmma(instr, a.astype(np.float16), b.astype(np.float16))
+    assert np.array_equal(d, (a @ b).astype(np.float32))
+    a[19, 8:12] = [1, 1, 0, 1]
+    with pytest.raises(ValueError, match="row 19, columns 8-11 hold 3 nonzero elements"):
+        ptxmma.wgmma(instr, a.astype(np.float16), b.astype(np.float16))
+    with pytest.raises(ValueError, match="is sparse: give sp_meta"):
+        ptxmma.wgmma(instr, smem=np.zeros(4096, np.uint8), desc_a=0, desc_b=0)
+
+
 def test_block_scaled_mma_takes_scale_matrices():
     # mxf8f6f4 m16n8k32, A = B = 1 (e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
     # of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.
