@@ -434,7 +434,8 @@ def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=Non
     ``explain(instr, A, B, C=None, row=, col=)`` for matrices (block-scaled: ``scale_a=``,
     ``scale_b=`` as for ``mma``), or ``explain(set_dir, instr, case=,
     row=, col=)`` for a golden case as ``ptxmma explain`` does (then ``gpu_bits`` and ``same`` say
-    what the GPU gave; ``selector=`` picks a sparse instruction's entry, as ``--selector``). A Record: instruction, model, lane, reg, elem, steps (lines), bits, value.
+    what the GPU gave; ``selector=`` picks a sparse instruction's entry, as ``--selector``).
+    A Record: instruction, model, lane, reg, elem, steps (lines), bits, value.
     """
     if len(args) >= 1 and isinstance(args[0], str) and args[0].lstrip().startswith("mma"):
         if len(args) not in (3, 4):
