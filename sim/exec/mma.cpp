@@ -81,12 +81,12 @@ std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, 
   const int k = sparse ? logical_k / 2 : logical_k;
   Term at[kMaxK], bt[kMaxK], sa[4], sb[4];
   int cols[kMaxK];
-  columns_of(e, row, cols);
+  if (sparse) columns_of(e, row, cols);
   const std::uint64_t* a_row = &a_codes_[static_cast<std::size_t>(row * k)];
   const std::uint64_t* b_col = &b_codes_[static_cast<std::size_t>(col * logical_k)];
   for (int i = 0; i < k; ++i) {
     at[i] = make_term(v_.a, a_row[i]);
-    bt[i] = make_term(v_.b, b_col[cols[i]]);
+    bt[i] = make_term(v_.b, b_col[sparse ? cols[i] : i]);
   }
   for (int i = 0; i < V; ++i) {
     sa[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->a, s.a, V, s.tid_a, s.byte_a, row, i)));
