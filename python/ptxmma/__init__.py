@@ -259,19 +259,8 @@ def wgmma(instr, A=None, B=None, C=None, arch="sm_90a", *, smem=None, desc_a=Non
         raise _arg_error("desc_b", "required with smem=")
     if (desc_a is None) == (a_regs is None):
         raise _arg_error("desc_a", "give desc_a (A in shared memory) or a_regs (A in registers), one of them")
-    regs = None
-    if a_regs is not None:
-        regs = np.asarray(a_regs)
-        if regs.shape != (128, info["a_regs"]) or regs.dtype.kind not in "ui":
-            raise _arg_error("a_regs", f"expected a (128, {info['a_regs']}) integer array, got {regs.dtype} "
-                                       f"of shape {regs.shape}")
-        regs = np.ascontiguousarray(regs.astype(np.int64) & 0xFFFFFFFF, dtype=np.uint32)
-    meta = None
-    if sp_meta is not None:
-        meta = np.asarray(sp_meta)
-        if meta.shape != (128,) or meta.dtype.kind not in "ui":
-            raise _arg_error("sp_meta", f"expected a (128,) integer array, got {meta.dtype} of shape {meta.shape}")
-        meta = np.ascontiguousarray(meta.astype(np.int64) & 0xFFFFFFFF, dtype=np.uint32)
+    regs = None if a_regs is None else _words(a_regs, "a_regs", (128, info["a_regs"]))
+    meta = None if sp_meta is None else _words(sp_meta, "sp_meta", (128,))
     d = _c.wgmma_shared(instr, arch, np.ascontiguousarray(image), _u64(smem_base, "smem_base"),
                         _u64(desc_a or 0, "desc_a"), regs, _u64(desc_b, "desc_b"), c, bool(scale_d),
                         scale_a, scale_b, trans_a, trans_b, meta, _int(sp_sel, "sp_sel"))
@@ -284,6 +273,14 @@ def _int(x, arg, lo=-(1 << 31), hi=(1 << 31) - 1):
     if not lo <= x <= hi:
         raise _arg_error(arg, f"{x} is outside {lo}..{hi}")
     return int(x)
+
+
+def _words(x, arg, shape):
+    """Register words: an integer array of `shape`, as uint32 (the low 32 bits of each)."""
+    w = np.asarray(x)
+    if w.shape != shape or w.dtype.kind not in "ui":
+        raise _arg_error(arg, f"expected a {shape} integer array, got {w.dtype} of shape {w.shape}")
+    return np.ascontiguousarray(w.astype(np.int64) & 0xFFFFFFFF, dtype=np.uint32)
 
 
 def _u64(x, arg):
@@ -348,10 +345,7 @@ def gather(instr, operand, words, arch="sm_90a", raw=False):
     o = info["operands"].get(str(operand).upper())
     if o is None:
         raise _arg_error("operand", f"unknown operand '{operand}' (A, B, C or D)")
-    w = np.asarray(words)
-    if w.shape != (32, o["words_per_lane"]) or w.dtype.kind not in "ui":
-        raise _arg_error("words", f"expected a (32, {o['words_per_lane']}) integer array, got {w.dtype} {w.shape}")
-    m = _c.mma_gather(instr, arch, operand, np.ascontiguousarray(w.astype(np.int64) & 0xFFFFFFFF, dtype=np.uint32))
+    m = _c.mma_gather(instr, arch, operand, _words(words, "words", (32, o["words_per_lane"])))
     return _typed(m, o["type"], raw)
 
 

@@ -159,8 +159,7 @@ Inputs inputs(const MmaVariant& v, const In<std::uint64_t>& a, const In<std::uin
   if (v.sparse == Sparsity::dense) {
     if (meta) throw Error(fmt::format("{} is not sparse: it takes no metadata", v.ptx));
     in.a = operand_words(v, Operand::a, a);
-  } else if (meta) {
-    if (meta->size() != 32) throw Error(fmt::format("metadata: expected 32 lanes' words, got {}", meta->size()));
+  } else if (meta) {  // MmaExecutor checks that it holds the 32 lanes' words
     in.a = operand_words(v, Operand::a, a);
     in.meta = to_vector(*meta);
     in.selector = selector;

@@ -1,6 +1,7 @@
 // Warpgroup-level wgmma: from whole matrices (A 64 x K and B K x N laid out in shared memory
-// K-major without swizzle, descriptors made to match; a sparse A compressed with its metadata), or from a shared-memory image with the
-// caller's descriptors (A optionally from registers). C and D are 64 x N matrices of codes.
+// K-major without swizzle, descriptors made to match; a sparse A compressed with its metadata), or
+// from a shared-memory image with the caller's descriptors (A optionally from registers). C and D
+// are 64 x N matrices of codes.
 #include <fmt/format.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -117,10 +118,10 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   WgmmaInputs in;
   // A sparse A is its logical 64 x K matrix: each warp's 16 rows compressed as the warp-level
   // metadata class reads them (sparsity selector 0), into that warp's threads' sp-meta words.
-  std::vector<std::uint64_t> stored(a.data(), a.data() + a.size());
+  std::span<const std::uint64_t> a_codes(a.data(), a.size());
+  std::vector<std::uint64_t> stored;
   std::vector<std::uint32_t> meta;
   if (v.sparse) {
-    stored.clear();
     meta.assign(Warpgroup::kThreads, 0);
     for (int w = 0; w < 4; ++w) {
       const auto part = v.metadata->compress(
@@ -130,6 +131,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
       std::copy(part.meta.begin(), part.meta.end(), meta.begin() + 32 * w);
     }
     in.meta = meta;
+    a_codes = stored;
   }
   // K-major without swizzle: 8-row x 16-byte core matrices; LBO steps along K, SBO down 8 rows.
   const auto row_bytes = [&](Type t, int cols) {
@@ -141,7 +143,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   in.shared = &smem;
   in.desc_a = MatrixDescriptor::encode(0, 128, sbo_a, 0, Swizzle::none);
   in.desc_b = MatrixDescriptor::encode(b_start, 128, sbo_b, 0, Swizzle::none);
-  store_operand(smem, p.exec.a_addressing(in.desc_a), stored, true, "A", v.a);
+  store_operand(smem, p.exec.a_addressing(in.desc_a), a_codes, true, "A", v.a);
   store_operand(smem, p.exec.b_addressing(in.desc_b), {b.data(), b.size()}, false, "B", v.b);
   const std::vector<std::uint32_t> cw = accumulator_words(v, c);
   in.scale_d = scale_d;

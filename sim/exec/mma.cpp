@@ -351,11 +351,8 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
 }
 
 void MmaExecutor::run_sparse(SparseInput e) const {
-  const bool ordered = v_.sparse == Sparsity::ordered;
-  run_sparse_rows(
-      *kernel_, a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data(), v_.shape.m, v_.shape.n, v_.shape.k,
-      [&](int row, int* cols) { v_.metadata->row_columns(v_.pattern, ordered, e.meta, e.selector, row, cols); },
-      columns_, b_row_);
+  run_sparse_rows(*kernel_, a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data(), v_.shape.m, v_.shape.n,
+                  v_.shape.k, [&](int row, int* cols) { columns_of(e, row, cols); }, columns_, b_row_);
 }
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
