@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "sim/util/target.hpp"
 
 namespace ptxmma {
 

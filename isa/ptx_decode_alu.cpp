@@ -5,7 +5,7 @@
 
 #include "isa/cvt_target.hpp"
 #include "isa/ptx_decode.hpp"
-#include "sim/catalog/mma_catalog.hpp"  // target_shortfall
+#include "sim/util/target.hpp"
 
 namespace ptxmma::ptx::decode {
 namespace {

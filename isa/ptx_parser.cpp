@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "isa/ptx_opcodes.hpp"
-#include "sim/catalog/input_file.hpp"
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/util/input_file.hpp"
+#include "sim/util/target.hpp"
 
 namespace ptxmma::ptx {
 
@@ -295,8 +295,7 @@ class Parser {
       outer_only(t, d);
       const Token& v = next();
       if (v.kind != Tok::ident) fail(v.loc, fmt::format("expected a target (e.g. sm_90a) after .target, found {}", describe(v)));
-      if (!target_rank(v.text))
-        fail(v.loc, fmt::format("unknown target '{}' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120a)", v.text));
+      if (!target_rank(v.text)) fail(v.loc, unknown_target(v.text));
       prog_.target = v.text;
       while (at_punct(',')) {
         next();

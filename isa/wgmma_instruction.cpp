@@ -9,8 +9,9 @@
 #include <functional>
 #include <set>
 
-#include "sim/catalog/mma_catalog.hpp"  // parse_shape, shape_name, require_target
+#include "sim/catalog/mma_catalog.hpp"  // parse_shape, shape_name
 #include "sim/error.hpp"
+#include "sim/util/target.hpp"
 
 namespace ptxmma {
 

@@ -13,6 +13,7 @@
 #include "sim/error.hpp"
 #include "sim/layout/scale_layout.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/util/target.hpp"
 #include "tools/vectors/test_vectors.hpp"
 #include "tools/vectors/word_format.hpp"
 
@@ -271,7 +272,7 @@ Array<std::uint64_t> mma_gather(const std::string& instr, const std::string& arc
 void bind_mma(nb::module_& m) {
   m.def("targets", [] {
     std::vector<std::string> out;
-    for (const std::string_view t : mma_targets()) out.emplace_back(t);
+    for (const std::string_view t : known_targets()) out.emplace_back(t);
     return out;
   });
   m.def("mma_info", &mma_info, nb::arg("instr"), nb::arg("arch"));

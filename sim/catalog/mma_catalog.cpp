@@ -7,16 +7,14 @@
 #include <map>
 #include <set>
 
-#include "sim/catalog/config_dir.hpp"
-#include "sim/catalog/yaml_file.hpp"
 #include "sim/error.hpp"
+#include "sim/util/config_dir.hpp"
+#include "sim/util/target.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 
 namespace {
-
-constexpr std::array<std::string_view, 9> kTargets = {"sm_70", "sm_75",  "sm_80",   "sm_86",  "sm_89",
-                                                       "sm_90", "sm_90a", "sm_100a", "sm_120a"};
 
 constexpr std::array<std::string_view, 21> kEntryKeys = {
     "row",  "shape",     "layouts", "atype", "btype",  "dc",  "satfinite", "bitop", "rounding", "kind",
@@ -26,12 +24,6 @@ constexpr std::array<std::pair<std::string_view, MmaKind>, 4> kKinds = {{{"f8f6f
                                                                          {"mxf8f6f4", MmaKind::mxf8f6f4},
                                                                          {"mxf4", MmaKind::mxf4},
                                                                          {"mxf4nvf4", MmaKind::mxf4nvf4}}};
-
-std::string join(const std::vector<std::string>& v, std::string_view sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
-  return out;
-}
 
 // Elements a 32-bit register holds (f64: one per 64-bit register).
 int elems_per_register(Type t, Container c) {
@@ -103,9 +95,7 @@ class VariantLoader {
     fail(at, row, fmt::format("unknown type '{}'", s));
   }
   void target(const YAML::Node& at, int row, const std::string& s) const {
-    if (!target_rank(s))
-      fail(at, row, fmt::format("unknown target '{}' (known: {})", s,
-                                join(std::vector<std::string>(kTargets.begin(), kTargets.end()))));
+    if (!target_rank(s)) fail(at, row, unknown_target(s));
   }
   void ptx_version(const YAML::Node& at, int row, const std::string& s) const {
     const auto dot = s.find('.');
@@ -421,27 +411,6 @@ class VariantLoader {
 };
 
 }  // namespace
-
-std::span<const std::string_view> mma_targets() { return kTargets; }
-
-std::optional<int> target_rank(std::string_view target) {
-  for (std::size_t i = 0; i < kTargets.size(); ++i)
-    if (kTargets[i] == target) return static_cast<int>(i);
-  return std::nullopt;
-}
-
-int require_target(std::string_view target) {
-  if (auto r = target_rank(target)) return *r;
-  throw Error(fmt::format("unknown target '{}' (known: {})", target,
-                          join(std::vector<std::string>(kTargets.begin(), kTargets.end()))));
-}
-
-std::optional<std::string> target_shortfall(std::string_view need, std::string_view target) {
-  const int rank = require_target(need);
-  if (require_target(target) >= rank) return std::nullopt;
-  const bool last = rank + 1 == static_cast<int>(kTargets.size());
-  return fmt::format("needs {}{}; the target is {}", need, last ? "" : " or later", target);
-}
 
 std::optional<Shape> parse_shape(std::string_view text) {
   Shape s;

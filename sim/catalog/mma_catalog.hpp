@@ -3,7 +3,6 @@
 #pragma once
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,15 +11,6 @@
 #include "sim/layout/layout_loader.hpp"
 
 namespace ptxmma {
-
-// Compilation targets in order: a variant whose min_target is X is legal on X and every later one.
-std::span<const std::string_view> mma_targets();  // sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100a sm_120a
-std::optional<int> target_rank(std::string_view target);
-// The rank, or Error "unknown target 'sm_91' (known: sm_70, ...)".
-int require_target(std::string_view target);
-// Why `target` lacks what first came with `need` ("needs sm_89 or later; the target is sm_80"), or
-// nullopt where it has it; Error for an unknown target.
-std::optional<std::string> target_shortfall(std::string_view need, std::string_view target);
 
 // "m16n8k16" -> {16, 8, 16}; nullopt if the text is not of the form m<M>n<N>k<K>.
 std::optional<Shape> parse_shape(std::string_view text);

@@ -8,6 +8,7 @@
 #include "sim/layout/fragment_layout.hpp"
 #include "sim/layout/scale_layout.hpp"
 #include "sim/layout/sparse_metadata.hpp"
+#include "sim/numeric/bit_op.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/numeric/rounding.hpp"
 #include "sim/numeric/type.hpp"
@@ -20,7 +21,6 @@ struct Shape {
 };
 
 enum class MatrixLayout : std::uint8_t { row, col };
-enum class BitOp : std::uint8_t { none, xor_popc, and_popc };
 // `.kind::` of the sm_120a instructions.
 enum class MmaKind : std::uint8_t { none, f8f6f4, mxf8f6f4, mxf4, mxf4nvf4 };
 enum class Operand : std::uint8_t { a, b, c, d };
@@ -28,9 +28,6 @@ enum class Operand : std::uint8_t { a, b, c, d };
 enum class Sparsity : std::uint8_t { dense, sp, ordered };
 
 constexpr std::string_view name(MatrixLayout l) { return l == MatrixLayout::row ? "row" : "col"; }
-constexpr std::string_view name(BitOp op) {
-  return op == BitOp::xor_popc ? "xor.popc" : op == BitOp::and_popc ? "and.popc" : "";
-}
 constexpr std::string_view name(MmaKind k) {
   switch (k) {
     case MmaKind::f8f6f4: return "f8f6f4";

@@ -7,10 +7,11 @@
 #include <charconv>
 #include <map>
 
-#include "sim/catalog/config_dir.hpp"
-#include "sim/catalog/mma_catalog.hpp"  // parse_shape, shape_name, target_rank
-#include "sim/catalog/yaml_file.hpp"
+#include "sim/catalog/mma_catalog.hpp"  // parse_shape, shape_name
 #include "sim/error.hpp"
+#include "sim/util/config_dir.hpp"
+#include "sim/util/target.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 
@@ -256,7 +257,7 @@ class VariantLoader {
     const std::string family = scalar(e, "family", row);
     const std::vector<std::string> targets = list(e, "targets", row);
     for (const auto& t : targets)
-      if (!target_rank(t)) fail(e["targets"], row, fmt::format("unknown target '{}'", t));
+      if (!target_rank(t)) fail(e["targets"], row, unknown_target(t));
     const std::string ptx = scalar(e, "ptx", row);
     ptx_version(e["ptx"], row, ptx);
     std::vector<When> when = whens(e["when"], row);

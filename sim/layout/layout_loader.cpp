@@ -6,9 +6,9 @@
 #include <memory>
 #include <optional>
 
-#include "sim/catalog/yaml_file.hpp"
 #include "sim/error.hpp"
 #include "sim/layout/expr.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "sim/catalog/yaml_file.hpp"
 #include "sim/error.hpp"
 #include "sim/layout/expr.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 namespace {

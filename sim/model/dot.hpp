@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/mma_variant.hpp"  // BitOp
 #include "sim/model/model.hpp"
+#include "sim/numeric/bit_op.hpp"
 #include "sim/numeric/rounding.hpp"
 
 namespace ptxmma {

@@ -9,8 +9,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "sim/catalog/config_dir.hpp"
-#include "sim/catalog/yaml_file.hpp"
+#include "sim/util/config_dir.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 namespace {

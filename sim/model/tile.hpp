@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "sim/catalog/mma_variant.hpp"  // BitOp
 #include "sim/model/model.hpp"
 #include "sim/model/term.hpp"
+#include "sim/numeric/bit_op.hpp"
 
 namespace ptxmma {
 

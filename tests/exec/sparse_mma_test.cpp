@@ -14,6 +14,7 @@
 #include "sim/model/model.hpp"
 #include "sim/numeric/exact.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/util/target.hpp"
 
 namespace ptxmma {
 namespace {

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/mma_instruction.hpp"
-#include "sim/catalog/yaml_file.hpp"
 #include "sim/exec/mma.hpp"
+#include "sim/util/yaml_file.hpp"
 #include "tools/vectors/golden_set.hpp"
 
 namespace ptxmma {

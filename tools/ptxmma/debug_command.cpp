@@ -26,12 +26,12 @@
 #include <vector>
 
 #include "isa/ptx_parser.hpp"
-#include "sim/catalog/input_file.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
+#include "sim/util/input_file.hpp"
 #include "tools/ptxmma/commands.hpp"
-#include "tools/ptxmma/snippet_options.hpp"
 #include "tools/ptxmma/register_view.hpp"
+#include "tools/ptxmma/snippet_options.hpp"
 #include "tools/vectors/operand_matrix.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/value_text.hpp"

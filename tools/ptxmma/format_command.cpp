@@ -5,9 +5,9 @@
 #include <optional>
 
 #include "isa/cvt_target.hpp"
-#include "sim/catalog/mma_catalog.hpp"  // target_shortfall
 #include "sim/error.hpp"
 #include "sim/numeric/exact.hpp"
+#include "sim/util/target.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/vectors/format_value.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/input_file.hpp"
+#include "sim/util/input_file.hpp"
 
 namespace ptxmma {
 

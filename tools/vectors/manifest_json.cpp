@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include "sim/catalog/input_file.hpp"
+#include "sim/util/input_file.hpp"
 
 namespace ptxmma::manifest {
 

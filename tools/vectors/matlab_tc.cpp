@@ -14,11 +14,11 @@
 #include <sstream>
 
 #include "isa/mma_instruction.hpp"
-#include "sim/catalog/config_dir.hpp"
 #include "sim/error.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
 #include "sim/numeric/fields.hpp"
+#include "sim/util/config_dir.hpp"
 #include "tools/vectors/word_format.hpp"
 
 namespace ptxmma {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/yaml_file.hpp"
 #include "sim/exec/interpreter.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 

@@ -15,12 +15,12 @@
 
 #include "isa/mma_instruction.hpp"
 #include "isa/ptx_parser.hpp"
-#include "sim/catalog/input_file.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/exec/mma.hpp"
 #include "sim/model/model.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/util/input_file.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/value_text.hpp"
 

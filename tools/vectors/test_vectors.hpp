@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/catalog/mma_variant.hpp"
-#include "sim/catalog/yaml_file.hpp"
+#include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
 

@@ -1,4 +1,4 @@
-#include "sim/catalog/yaml_file.hpp"
+#include "sim/util/yaml_file.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "sim/catalog/input_file.hpp"
+#include "sim/util/input_file.hpp"
 
 namespace ptxmma {
 

@@ -1,4 +1,4 @@
-#include "sim/catalog/input_file.hpp"
+#include "sim/util/input_file.hpp"
 
 #include <fmt/format.h>
 

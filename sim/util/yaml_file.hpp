@@ -14,7 +14,7 @@ struct YamlFile {
   std::string path;
   YAML::Node root;
 
-  // Reads `path` (bounded: sim/catalog/input_file.hpp) and parses it.
+  // Reads `path` (bounded: sim/util/input_file.hpp) and parses it.
   static YamlFile load(const std::string& path);
   // Parses `text`, naming it `path` in messages. Nesting deeper than yaml-cpp's guard (499
   // levels) is an error, not a stack overflow.
