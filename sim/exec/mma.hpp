@@ -1,5 +1,6 @@
 // Executes one warp-level mma: gathers A, B, C from the lanes' registers through the fragment
-// layouts, runs the rounding model per output element, scatters D.
+// layouts, runs the model's TileKernel over the whole M x N tile of each problem (block-scaled
+// kinds: dot() per element), scatters D.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -53,7 +53,8 @@ struct SemanticSpec {
 };
 
 void register_integer(std::vector<SemanticSpec>& t);  // sem_integer.cpp: int arithmetic, logic, mov, setp, selp
-void register_float(std::vector<SemanticSpec>& t);    // sem_float.cpp: add ... abs on float types (called by sem_integer)
+void register_float(std::vector<SemanticSpec>& t);    // sem_float.cpp: no rows of its own; the float forms of
+                                                       // add ... abs are sem_integer.cpp rows calling float_arith
 void register_convert(std::vector<SemanticSpec>& t);  // sem_convert.cpp: cvt, cvta
 void register_memory(std::vector<SemanticSpec>& t);   // sem_memory.cpp: ld, st, ldmatrix, stmatrix, movmatrix
 void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmma fences, shfl, vote, bar, fences

@@ -1,7 +1,7 @@
 // Executes one warpgroup-level wgmma.mma_async: reads A (through a matrix descriptor from shared
 // memory, or from the threads' registers through the A layout) and B (through its descriptor),
-// applies imm-scale and imm-trans, runs the rounding model per output element with C (or +0 when
-// scale-d is false) and scatters D through the accumulator layout.
+// applies imm-scale and imm-trans, runs the model's TileKernel over the 64 x N tile (sparse: row
+// by row, on the columns of B the metadata selects) with C (or +0 when scale-d is false) and scatters D through the accumulator layout.
 #pragma once
 #include <cstdint>
 #include <optional>

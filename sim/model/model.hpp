@@ -1,5 +1,6 @@
 // Rounding models as data: the parameters of one machine path on one architecture, loaded from
-// configs/models/<arch>.yaml. The engines in dot_engines.hpp interpret them.
+// configs/models/<arch>.yaml. The engines of dot.hpp (one element, the reference) and tile.hpp (whole
+// tiles) interpret them.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -13,7 +14,7 @@
 namespace ptxmma {
 
 enum class Engine : std::uint8_t {
-  block_fma,  // aligned, truncated block sums (numerics.md §2)
+  block_fma,  // aligned, truncated block sums (docs/numerics.md §2)
   fma_chain,  // correctly rounded fused multiply-adds, k increasing (f64)
   integer,    // exact integer sum, wrap or saturate
   popc,       // b1: C + popc(a op b)
@@ -36,7 +37,7 @@ struct AddTree {
   static AddTree parse(const std::string& text);
 };
 
-// Block FMA parameters (numerics.md §2.1). The K products are dealt to `blocks` blocks run by
+// Block FMA parameters (docs/numerics.md §2.1). The K products are dealt to `blocks` blocks run by
 // run (k goes to block (k / run) % blocks); blocks execute in order, each adding its products to
 // the running sum, which is rounded to the output format after every block.
 struct BlockFma {
@@ -51,7 +52,7 @@ struct BlockFma {
   // Per output format (f32, f16): the rounding of each block sum and the lower clamp of E.
   // `frac`: the block sum keeps only this many fraction bits (in the format's exponent range,
   // subnormals on the grid 2^(emin - frac)) before it is stored in the format, e.g. 13 for the
-  // e8m13 sums of FP8 on sm_89 (numerics.md §2.1 out_frac); unset = the format's own.
+  // e8m13 sums of FP8 on sm_89 (docs/numerics.md §2.1, output fraction); unset = the format's own.
   struct Output {
     Rounding round = Rounding::rz;
     std::optional<int> exp_floor;
@@ -62,7 +63,7 @@ struct BlockFma {
   [[nodiscard]] const Output& output(Type d) const { return d == Type::f16 ? f16 : f32; }
   CEntry c_entry = CEntry::first_block;
   Rounding final_add_round = Rounding::rn;
-  // Block-scaled kinds (numerics.md §4.6): how the scale factors of A's row and B's column enter.
+  // Block-scaled kinds (docs/numerics.md §4.6): how the scale factors of A's row and B's column enter.
   // `scale_group` 0: each product is a term whose exponent is raised by both scales' exponents
   // (ue8m0 scales are powers of two). G > 0: each run of G consecutive products is summed exactly,
   // and that sum times both scales (significands too: ue4m3) is one term whose exponent, for the
