@@ -1,5 +1,5 @@
 // The first target that has a form of cvt, from the PTX ISA's cvt "Target ISA notes"
-// (../shared/reference/numerics.md §1.3): shared by the PTX decoder and `ptxmma format --arch`.
+// (docs/numerics.md §1.3): shared by the PTX decoder and `ptxmma format --arch`.
 #pragma once
 #include <optional>
 #include <string_view>

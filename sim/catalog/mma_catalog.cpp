@@ -204,7 +204,7 @@ class VariantLoader {
     try {
       row = e["row"].as<int>();
     } catch (const YAML::Exception&) {
-      f_.fail(e, "every catalogue row needs 'row: <number>' (its row in ptx-mma-catalog.md §1)");
+      f_.fail(e, "every catalogue row needs 'row: <number>' (its row in docs/mma-catalogue.md §1 or §3.1)");
     }
     for (const auto& kv : e) {
       const std::string k = kv.first.as<std::string>();

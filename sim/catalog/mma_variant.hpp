@@ -91,7 +91,7 @@ struct MmaVariant {
   // Block-scaled variants: where the scale-data registers hold each scale (configs/mma/block_scale.yaml).
   const ScaleLayout* scales = nullptr;
 
-  int row = 0;              // row of the catalogue table (ptx-mma-catalog.md §1), for messages
+  int row = 0;              // row of the catalogue table (docs/mma-catalogue.md §1, §3.1), for messages
   std::string ptx;          // canonical spelling, e.g. "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 
   [[nodiscard]] int problems() const { return la ? la->problems : 1; }

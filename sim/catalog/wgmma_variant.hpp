@@ -46,7 +46,7 @@ struct WgmmaVariant {
   std::string family;                  // machine path, keys the rounding model: hgmma, qgmma, igmma, bgmma
   std::vector<std::string> targets;    // the targets that assemble it (sm_90a)
   std::string ptx_version;             // e.g. "8.0"
-  int row = 0;                         // row of the catalogue table (ptx-wgmma-catalog.md §1.1)
+  int row = 0;                         // row of the catalogue table (docs/wgmma-catalogue.md §1)
   std::string ptx;                     // canonical spelling, e.g. "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16"
   // wgmma.mma_async.sp: A holds 64 x K/2 stored elements; each warp w places rows 16w..16w+15 by
   // its lanes' sp-meta words as the warp-level class `metadata` does (configs/mma/sparse.yaml).

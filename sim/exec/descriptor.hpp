@@ -1,4 +1,4 @@
-// wgmma matrix descriptors (reference/ptx-wgmma-catalog.md §3): the 64-bit value that tells
+// wgmma matrix descriptors (docs/wgmma-catalogue.md §3): the 64-bit value that tells
 // where an A or B operand lies in shared memory, and the shared address of every element.
 #pragma once
 #include <cstdint>
@@ -41,7 +41,7 @@ struct MatrixDescriptor {
   [[nodiscard]] std::string text() const;
 };
 
-// The swizzle on the absolute shared address (§3.4, hardware-findings.md §2): for W = 32/64/128
+// The swizzle on the absolute shared address (§3.4, docs/hardware/sm90-paths.md §2): for W = 32/64/128
 // (mask 1/3/7), address bits [6:4] are XORed with ((address >> 7) - base_offset) & mask.
 std::uint64_t swizzle_address(std::uint64_t linear, Swizzle s, int base_offset);
 

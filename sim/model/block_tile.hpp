@@ -1,4 +1,4 @@
-// The block-FMA engine (numerics.md §2.1) over a whole tile: the fixed-point form of dot.cpp's
+// The block-FMA engine (docs/numerics.md §2.1) over a whole tile: the fixed-point form of dot.cpp's
 // block_fma, for the models and types where it is exact in 32-bit lanes.
 //
 // Every element is decoded once into a float m (its signed significand scaled into [0, 2)) and

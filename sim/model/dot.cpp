@@ -26,7 +26,7 @@ std::string hexcode(Type t, std::uint64_t code) {
   return fmt::format("0x{:0{}x}", container_of(info(t), code), (info(t).bits + info(t).shift + 3) / 4);
 }
 
-// Special operands decide the result before any arithmetic (numerics.md §2.6).
+// Special operands decide the result before any arithmetic (docs/numerics.md §2.6).
 struct Specials {
   bool nan = false, pos_inf = false, neg_inf = false;
   void add(const Term& t) {
@@ -165,7 +165,7 @@ std::uint64_t run_blocks(const Model& m, const DotOperands& r, Type acc_type, st
   return acc;
 }
 
-// Block-scaled kinds: one block of the scaled terms and C (numerics.md §4.6). A NaN scale makes
+// Block-scaled kinds: one block of the scaled terms and C (docs/numerics.md §4.6). A NaN scale makes
 // NaN whatever it multiplies (all-zero products too), as do the usual special operands.
 std::uint64_t scaled_block(const Model& m, const DotOperands& r, DotTrace* trace) {
   Specials s = product_specials(r);

@@ -8,7 +8,7 @@
 
 namespace ptxmma {
 
-// value = (-1)^sign * sig * 2^lsb;  exp = max(floor(log2|value|), emin) as in numerics.md §2.2.
+// value = (-1)^sign * sig * 2^lsb;  exp = max(floor(log2|value|), emin) as in docs/numerics.md §2.2.
 // Integer types: sig = |value|, lsb = exp = 0. `code` keeps the encoding (NaN payloads, b1 bits).
 // Trivially constructible: the engines' scratch arrays of terms cost nothing to declare.
 struct Term {

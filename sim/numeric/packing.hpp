@@ -1,4 +1,4 @@
-// Elements inside 32-bit registers, and the packed forms of cvt (numerics.md §1.2, §1.4).
+// Elements inside 32-bit registers, and the packed forms of cvt (docs/numerics.md §1.2, §1.4).
 #pragma once
 #include <cstdint>
 

@@ -142,7 +142,7 @@ std::uint64_t convert(Type src, std::uint64_t code, Type dst, ConvertFlags f) {
     const Fields fs = decode(src, code);
     if (fs.cls == FpClass::nan) {
       if (!di.is_float) return 0;
-      // FP8 (e5m2) NaNs widen to the canonical NaN (numerics.md §1.6, CUDA's up-conversions).
+      // FP8 (e5m2) NaNs widen to the canonical NaN (docs/numerics.md §1.6, CUDA's up-conversions).
       if (di.nan == NanCode::ieee && si.nan == NanCode::ieee && si.bits >= 16 && di.man_bits >= si.man_bits &&
           !f.relu) {
         const std::uint64_t quiet = 1ULL << (di.man_bits - 1);

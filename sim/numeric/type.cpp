@@ -13,7 +13,7 @@ constexpr TypeInfo integer(std::string_view n, Type t, int bits, bool sign) {
   return TypeInfo{n, t, bits, 0, false, sign};
 }
 
-// numerics.md §1.1 (PTX ISA 5.2.3, OCP MX v1.0).
+// docs/numerics.md §1.1 (PTX ISA 5.2.3, OCP MX v1.0).
 constexpr std::array<TypeInfo, 18> kTypes = {{
     flt("f64", Type::f64, 64, 11, 52, true, NanCode::ieee),
     flt("f32", Type::f32, 32, 8, 23, true, NanCode::ieee),

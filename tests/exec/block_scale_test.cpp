@@ -1,7 +1,7 @@
 // Block-scaled mma (kind::mxf8f6f4, mxf4, mxf4nvf4) against hand-derived exact cases: scale
 // extremes, NaN scales, max x max products, the F = 25 truncation, ue4m3 significands and sign
 // bit, and the byte-id / thread-id selection. The scale bytes are placed here by the rule of
-// ptx-mma-catalog.md §4 written out by hand (not by configs/mma/block_scale.yaml), with NaN
+// docs/mma-catalogue.md §4 written out by hand (not by configs/mma/block_scale.yaml), with NaN
 // scales in every byte the selectors do not name: reading a wrong byte shows as a NaN.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Sparse mma.sp against an independent reference: every sparse catalogue variant, each selector,
 // both spellings, small integer values (every sum exact in any model), random valid metadata. The
-// reference places A's stored elements by the metadata rules of ptx-mma-catalog.md §3.3 written
+// reference places A's stored elements by the metadata rules of docs/mma-catalogue.md §3.3 written
 // out here by hand, not by configs/mma/sparse.yaml, and multiplies in int64.
 #include <gtest/gtest.h>
 

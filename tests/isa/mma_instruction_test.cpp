@@ -66,7 +66,7 @@ TEST(MmaInstruction, EveryGoldenVariantParses) {
 
 TEST(MmaCatalog, CountsMatchThePtxasSweep) {
   // 172 distinct dense qualifier strings assemble for some target, + 1 documented in PTX 9.1 only
-  // (mxf4nvf4 .scale_vec::4X with ue8m0); 94 of them on sm_90a (ptx-mma-catalog.md §1). Sparse:
+  // (mxf4nvf4 .scale_vec::4X with ue8m0); 94 of them on sm_90a (docs/mma-catalogue.md §1). Sparse:
   // the 44 variants sm_90 runs, each as mma.sp and mma.sp::ordered_metadata, and 83 sm_120a ones
   // as mma.sp::ordered_metadata only (4 FP8 with f16, 50 f8f6f4, 25 mxf8f6f4, 1 mxf4, 3 mxf4nvf4):
   // 170 assemble, + 1 documented in PTX 9.1 only (§3.1).

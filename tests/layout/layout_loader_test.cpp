@@ -53,7 +53,7 @@ TEST(LayoutLibrary, EveryLayoutLoadsAsABijection) {
   }
 }
 
-// The register-form rules of ptx-mma-catalog.md §2.0 / §2.1, written independently of the YAML's
+// The register-form rules of docs/mma-catalogue.md §2.0 / §2.1, written independently of the YAML's
 // element-index formulas, must give the same map for every layout.
 using Rule = std::function<FragmentCoord(int lane, int r, int e, int E)>;
 

@@ -17,7 +17,7 @@ int floor_log2(const Rational& x) {  // x > 0; the bit lengths give e within one
   return e;
 }
 
-// e = max(floor(log2|x|), emin) of numerics.md §2.2, for a nonzero finite value of type t.
+// e = max(floor(log2|x|), emin) of docs/numerics.md §2.2, for a nonzero finite value of type t.
 int exponent_of(Type t, const Rational& x) { return std::max(floor_log2(abs(x)), info(t).emin()); }
 
 Rational trunc_to(const Rational& x, const Rational& unit) {

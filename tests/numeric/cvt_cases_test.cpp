@@ -1,4 +1,4 @@
-// Hand-written cvt cases from numerics.md §1.3-§1.6, and the packing helpers of §1.2/§1.4.
+// Hand-written cvt cases from docs/numerics.md §1.3-§1.6, and the packing helpers of §1.2/§1.4.
 // Every conversion case is checked on the fast path (convert) and on the rational oracle
 // (round_exact), except NaN payload rules, which only convert sees.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Exhaustive checks of every encoding of every element format of 19 bits or fewer:
-// the parameters of numerics.md §1.1, decode() and exact_value() against an independent decoder
+// the parameters of docs/numerics.md §1.1, decode() and exact_value() against an independent decoder
 // written from the §1.1 formulas, and re-encoding into the same format by the fast path
 // (round_to, convert) and by the rational oracle (round_exact).
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ namespace {
 
 constexpr Rounding kModes[] = {Rounding::rn, Rounding::rna, Rounding::rz, Rounding::rm, Rounding::rp};
 
-// numerics.md §1.1, copied by hand (not derived from type.cpp).
+// docs/numerics.md §1.1, copied by hand (not derived from type.cpp).
 enum class NanRule { ieee, all_ones_low, only_ff, none };
 struct Spec {
   Type type;

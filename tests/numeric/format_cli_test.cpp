@@ -146,7 +146,7 @@ TEST(FormatCli, HexTooWide) {
   expect_error({"f64", "0x10000000000000000"}, "malformed hex value");  // more than 64 bits
 }
 
-// --arch: the conversion must be a cvt of that target (numerics.md §1.3); decoding needs none.
+// --arch: the conversion must be a cvt of that target (docs/numerics.md §1.3); decoding needs none.
 TEST(FormatCli, ArchChecksTheConversion) {
   expect_error({"f32", "1.5", "--to", "e2m1", "--satfinite", "--arch", "sm_90a"},
                "format: cvt from f32 to e2m1 needs sm_100a or later; the target is sm_90a", false);

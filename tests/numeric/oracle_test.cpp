@@ -1,4 +1,4 @@
-// Oracle agreement for cvt into the narrow formats (numerics.md §1.3, §1.6).
+// Oracle agreement for cvt into the narrow formats (docs/numerics.md §1.3, §1.6).
 //
 // Three implementations are compared:
 //   fast      convert() (rounding.cpp: bit manipulation on the significand), the code under test;

@@ -291,7 +291,7 @@ const BadCase kBad[] = {
      "test.ptx:4:1: error: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: needs sm_80 or later; the target is sm_75"},
     {".target sm_80\n.reg .b64 %da, %db;\n.reg .f32 %d<4>;\nwgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0,%d1,%d2,%d3}, %da, %db, 1, 1, 1, 0, 0;",
      "test.ptx:4:1: error: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16: wgmma needs sm_90a; the target is sm_80"},
-    // cvt forms by target (numerics.md §1.3).
+    // cvt forms by target (docs/numerics.md §1.3).
     {".reg .b8 %q;\n.reg .f32 %a;\ncvt.rn.satfinite.e2m1x2.f32 %q, %a, %a;",
      "test.ptx:3:1: error: 'cvt.rn.satfinite.e2m1x2.f32': needs sm_100a or later; the target is sm_90a"},
     {".target sm_86\n.reg .b16 %q;\n.reg .f16x2 %h;\ncvt.rn.f16x2.e4m3x2 %h, %q;",

@@ -41,7 +41,7 @@ TEST(WgmmaLayoutCommand, SparseMetadataPerWarp) {
 }
 
 TEST(WgmmaLayoutCommand, DescriptorAddressesAndLookup) {
-  // ptx-wgmma-catalog.md §3.6: 128B swizzle, element (13, 10) at S + 1732 = 0xac4.
+  // docs/wgmma-catalogue.md §3.6: 128B swizzle, element (13, 10) at S + 1732 = 0xac4.
   std::string out = run("layout " + kF16 + " --desc-a 0x4000004000010040 --operand a --view matrix");
   EXPECT_TRUE(contains(out, "A: 64 x 16 f16 (M x K) through descriptor 0x4000004000010040: start 0x400, LBO 16, SBO "
                             "1024, base offset 0, swizzle 128B"))

@@ -1,6 +1,6 @@
 // Matrix descriptors: decoding, errors, and the shared address of every A/B element, checked
-// against the formulas of reference/hardware-findings.md §2 (H200-verified) and the canonical
-// CuTe layouts of reference/ptx-wgmma-catalog.md §3.3, each written here independently.
+// against the formulas of docs/hardware/sm90-paths.md §2 (H200-verified) and the canonical
+// CuTe layouts of docs/wgmma-catalogue.md §3.3, each written here independently.
 #include "sim/exec/descriptor.hpp"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ std::string error_of(std::uint64_t raw) {
 }
 
 TEST(MatrixDescriptor, DecodesTheCatalogueExamples) {
-  // ptx-wgmma-catalog.md §3.6 (S = 0x400).
+  // docs/wgmma-catalogue.md §3.6 (S = 0x400).
   const MatrixDescriptor none = MatrixDescriptor::decode(0x0000001000080040);
   EXPECT_EQ(none.start, 0x400U);
   EXPECT_EQ(none.lbo, 128U);
@@ -95,7 +95,7 @@ TEST(MatrixDescriptor, EncodeRejectsFieldsThatDoNotFit) {
 
 int bits_of(Type t) { return t == Type::tf32 ? 32 : info(t).bits; }
 
-// hardware-findings.md §2, K-major: element (r, byte kb) at start + (r%8)*16 + (r/8)*SBO + (kb/16)*LBO
+// docs/hardware/sm90-paths.md §2, K-major: element (r, byte kb) at start + (r%8)*16 + (r/8)*SBO + (kb/16)*LBO
 // + kb%16 without swizzle; with W: a = start + (r%8)*W + (r/8)*SBO + kb, then bits [4, 4+s) of a
 // XOR bits [7, 7+s), s = 1/2/3, on the absolute shared address.
 std::uint64_t hardware_k_major(const MatrixDescriptor& d, int r, int kb) {
@@ -138,7 +138,7 @@ TEST(OperandAddressing, KMajorMatchesTheHardwareFormulaForEveryTypeAndSwizzle) {
       }
 }
 
-// ptx-wgmma-catalog.md §3.6: f16 K-major A 64x16, element (13, 10), S = 0x400.
+// docs/wgmma-catalogue.md §3.6: f16 K-major A 64x16, element (13, 10), S = 0x400.
 TEST(OperandAddressing, CatalogueWorkedExamples) {
   const auto addr = [](std::uint64_t desc, Major m) {
     return OperandAddressing(MatrixDescriptor::decode(desc), m, Type::f16, 64, 16).slot(13, 10).address;
@@ -154,7 +154,7 @@ TEST(OperandAddressing, CatalogueWorkedExamples) {
   EXPECT_EQ(swizzle_address(0x580 + 1684, Swizzle::b128, 3), 0x580U + (1684 ^ (5 << 4)));
 }
 
-// The canonical layouts of ptx-wgmma-catalog.md §3.3 in CuTe form, evaluated as CuTe does:
+// The canonical layouts of docs/wgmma-catalogue.md §3.3 in CuTe form, evaluated as CuTe does:
 // MN-major  none: ((T,1,m),(8,k)) : ((1,T,SBO),(T,LBO))    W: ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16*T,SBO))
 // (strides in elements; LBO/SBO converted to elements), then the swizzle on the byte address.
 std::uint64_t cute_mn_major(const MatrixDescriptor& d, int bytes, int x, int k) {

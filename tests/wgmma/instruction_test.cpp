@@ -42,7 +42,7 @@ std::string statement_error(const std::string& text) {
 
 constexpr const char* kPre = "wgmma.mma_async.sync.aligned.";
 
-// ptx-wgmma-catalog.md §1.1: 546 dense variants, 1092 instruction strings with the two A forms
+// docs/wgmma-catalogue.md §1.1: 546 dense variants, 1092 instruction strings with the two A forms
 // (f16 128, bf16 64, tf32 64, fp8 512, integer 288, b1 36); §4: 528 sparse ones, 1056 strings
 // (f16 128, bf16 64, tf32 64, fp8 512, integer 288).
 TEST(WgmmaCatalog, CountsOfTheIsaTable) {

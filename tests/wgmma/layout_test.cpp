@@ -38,7 +38,7 @@ TEST(WgmmaLayouts, EveryLayoutIsABijectionOf128Threads) {
   }
 }
 
-// ptx-wgmma-catalog.md §2.1, as CuTe writes it: CLayout_64xN = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
+// docs/wgmma-catalogue.md §2.1, as CuTe writes it: CLayout_64xN = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
 // maps (thread, value) to m + 64*n.
 TEST(WgmmaLayouts, AccumulatorsMatchCuteCLayout) {
   for (const WgmmaVariant& v : catalog().variants()) {

@@ -1,5 +1,5 @@
 // mma_capture: run warp-level `mma.sync.aligned` instructions on a real GPU and write a golden set
-// in the `ptxmma-golden-regs-v1` format (see /work/shared/golden/README.md).
+// in the `ptxmma-golden-regs-v1` format (see docs/golden-format.md).
 //
 // No fragment layout and no arithmetic model is assumed. For each variant a PTX module is written at
 // run time: every lane of a warp loads its raw A, B and C words from global memory, executes the one
@@ -551,7 +551,7 @@ std::optional<Ty> parse_ty(const std::string& s) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Variant table: the dense mma.sync.aligned variants that sm_90 assembles (catalog §1)
+// Variant table: the dense mma.sync.aligned variants that sm_90 assembles (docs/mma-catalogue.md §1)
 // ---------------------------------------------------------------------------------------------
 
 struct Words {
@@ -582,7 +582,7 @@ std::string file_name(const Variant& v) {
   return (starts_with(v.ptx, prefix) ? v.ptx.substr(prefix.size()) : v.ptx) + ".bin";
 }
 
-// Words per lane, from shape and types (catalog §1): M*K/32, K*N/32, M*N/32 elements per lane,
+// Words per lane, from shape and types (docs/mma-catalogue.md §1): M*K/32, K*N/32, M*N/32 elements per lane,
 // except m8n8k4 .f16, which is four independent quad-pair products (4 A, 4 B, 8 C/D elements).
 Words words_for(int m, int n, int k, Ty ta, Ty tb, Ty tc, Ty td) {
   auto w = [](int elems, Ty t) { return elems * info(t).bits / 32; };
@@ -611,7 +611,7 @@ std::string shape_name(int m, int n, int k) {
   return "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
 }
 
-// In the order of /work/shared/golden/mma-sm90-h200, plus .rz/.rm/.rp for the m16n8 f64 shapes
+// In the order of tests/data/mma-sm90-h200, plus .rz/.rm/.rp for the m16n8 f64 shapes
 // (legal on sm_90, not in that set).
 const std::vector<Variant>& variant_table() {
   static const std::vector<Variant> table = [] {
@@ -674,7 +674,7 @@ const std::vector<Variant>& variant_table() {
   return table;
 }
 
-// The sparse variants sm_90 runs (catalog §3.1), each spelling and legal selector one entry; A is
+// The sparse variants sm_90 runs (docs/mma-catalogue.md §3.1), each spelling and legal selector one entry; A is
 // the compressed M x K/2 operand, E one metadata word per lane.
 const std::vector<Variant>& sparse_table() {
   static const std::vector<Variant> table = [] {
@@ -951,7 +951,7 @@ void gen_operand(Rng& r, const std::string& fam, Ty ty, Role role, int K, int wo
   }
 }
 
-// A metadata word whose every nibble is defined for the variant (catalog §3.3): tf32 0b0100 or
+// A metadata word whose every nibble is defined for the variant (docs/mma-catalogue.md §3.3): tf32 0b0100 or
 // 0b1110; else two different 2-bit indices, in increasing order for sp::ordered_metadata and in
 // either order for plain .sp. Every lane gets one: which lanes the hardware reads is not assumed.
 std::uint32_t gen_metadata(Rng& r, const Variant& v) {
@@ -1313,7 +1313,7 @@ Mode 1, generate inputs and capture:
     --families  comma list (default bits,narrow,wide,special,cancel,intlike); known:
               bits narrow wide special cancel intlike align bigsmall subnormal overflow cbig ctiny tf32junk
     --set NAME  the manifest's "set" (default: the last component of DIR)
-    --sparse  the sparse variants instead (mma.sp and mma.sp::ordered_metadata, catalog §3.1): one entry
+    --sparse  the sparse variants instead (mma.sp and mma.sp::ordered_metadata, docs/mma-catalogue.md §3.1): one entry
               per legal sparsity selector, a metadata word per lane after C whose every nibble is
               defined (docs/hardware/mma-sp-format.md); VARIANT then names a sparse instruction, e.g.
               mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 (all its selectors)

@@ -80,7 +80,7 @@ void add_layout_command(CLI::App& app) {
     os << ins.text << "\n";
     os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,
                       v.min_target, v.ptx_version, opts->arch);
-    os << "T<lane>:r<register>[<element>]; g = lane >> 2, t = lane % 4 (ptx-mma-catalog.md §0)\n\n";
+    os << "T<lane>:r<register>[<element>]; g = lane >> 2, t = lane % 4 (docs/mma-catalogue.md §0)\n\n";
     const bool matrix = opts->view != "lanes", lanes = opts->view != "matrix";
     for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d}) {
       const char lower = static_cast<char>('a' + static_cast<int>(op));

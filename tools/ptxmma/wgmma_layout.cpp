@@ -143,7 +143,7 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
   os << fmt::format("operands, A from a descriptor: {}\n", join(v.operand_names(ASource::descriptor)));
   os << fmt::format("operands, A from registers:    {}\n", join(v.operand_names(ASource::registers)));
   os << "T<thread>:r<register>[<element>]; thread = 32*w + lane (w: warp of the warpgroup), g = lane >> 2, "
-        "t = lane % 4 (ptx-wgmma-catalog.md §0)\n\n";
+        "t = lane % 4 (docs/wgmma-catalogue.md §0)\n\n";
   if (!addresses.empty()) {
     for (std::uint64_t a : addresses) {
       os << fmt::format("shared byte {:#x}:\n", a);

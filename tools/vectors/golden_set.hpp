@@ -1,4 +1,4 @@
-// Register-level golden sets (../shared/golden/README.md, format ptxmma-golden-regs-v1): a
+// Register-level golden sets (docs/golden-format.md, format ptxmma-golden-regs-v1): a
 // manifest.json and one .bin per variant of cases x 32 lanes x (a + b + c + d) words; a sparse
 // entry (mma.sp, docs/hardware/mma-sp-format.md) adds one metadata word e between C and D.
 #pragma once

@@ -1,4 +1,4 @@
-// Recorded single dot products (../shared/golden/matlab-tc/README.md, Khattak & Mikaitis): a
+// Recorded single dot products (tests/data/matlab-tc/README.md, Khattak & Mikaitis): a
 // manifest.csv naming, per CSV file, the GPU, its architecture, the input and accumulator formats,
 // k and the machine path (wmma, mma.sync, wgmma); each CSV line is one case d = sum a_i b_i + c.
 // Every case runs as one dot product through the rounding model of its architecture.

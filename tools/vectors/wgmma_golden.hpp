@@ -1,4 +1,4 @@
-// Warpgroup golden sets (../shared/golden/README.md, format ptxmma-golden-wgmma-v1): a
+// Warpgroup golden sets (docs/golden-format.md, format ptxmma-golden-wgmma-v1): a
 // manifest.json and one .bin per (variant, N, form) entry; each case a header (descriptors,
 // scale_d, shared base and size), the shared-memory image, and per thread (128) its A, C and D words;
 // a sparse entry (wgmma.mma_async.sp) names its "sparse": {"selector": S} and each thread also has
