@@ -245,6 +245,11 @@ void dec_bar(Instruction& ins, const DecodeContext& cx) {
   if (ins.ops[0].kind == Operand::Kind::imm && ins.ops[0].value > 15)
     fail(ins.ops[0].loc, fmt::format("'{}': barriers are numbered 0..15", ins.text));
   if (ins.ops.size() == 2) value(p, ins, ins.ops[1], PtxType::b32, "the thread count");
+  // The count is of whole warps, at most a block's 1024 threads.
+  if (ins.ops.size() == 2 && ins.ops[1].kind == Operand::Kind::imm &&
+      (ins.ops[1].value == 0 || ins.ops[1].value % 32 != 0 || ins.ops[1].value > 1024))
+    fail(ins.ops[1].loc, fmt::format("'{}': a thread count of {}; it must be a multiple of 32 in 32..1024", ins.text,
+                                     ins.ops[1].value));
 }
 
 void dec_fence(Instruction& ins, const DecodeContext&) {
@@ -269,7 +274,7 @@ void dec_fence(Instruction& ins, const DecodeContext&) {
 
 void dec_bra(Instruction& ins, const DecodeContext&) {
   Quals q(ins);
-  (void)q.take("uni");
+  ins.d.mode = q.take("uni") ? 1 : 0;  // 1: bra.uni, whose lanes must all go the same way
   q.finish();
   count(ins, 1);
   if (ins.ops[0].kind != Operand::Kind::label)

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "sim/budget.hpp"
+
 namespace ptxmma::ptx {
 
 std::string Diagnostic::text() const {
@@ -36,8 +38,11 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 std::vector<Token> lex(std::string_view s, const std::string& file) {
   std::vector<Token> out;
   std::size_t i = 0;
-  int line = 1, col = 1;
+  int line = 1;
+  std::uint64_t col = 1;
+  std::uint64_t statements = 0;
   bool space = true;
+  const Budget& budget = ptxmma::budget();
   const auto fail = [&](SourceLoc at, const std::string& what) -> void {
     throw PtxError({Diagnostic{file, at, what}});
   };
@@ -46,8 +51,10 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
       if (s[i] == '\n') {
         ++line;
         col = 1;
-      } else {
-        ++col;
+      } else if (++col > budget.ptx_line_bytes + 1) {
+        fail({line, static_cast<int>(budget.ptx_line_bytes + 1)},
+             fmt::format("the line is longer than the budget of {} bytes (raise it with --max-line-length)",
+                         budget.ptx_line_bytes));
       }
     }
   };
@@ -64,7 +71,7 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      const SourceLoc at{line, col};
+      const SourceLoc at{line, static_cast<int>(col)};
       const std::size_t e = s.find("*/", i + 2);
       if (e == std::string_view::npos) fail(at, "unterminated comment '/*'");
       advance(e + 2 - i);
@@ -72,7 +79,7 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
       continue;
     }
     Token t;
-    t.loc = {line, col};
+    t.loc = {line, static_cast<int>(col)};
     t.space_before = space;
     space = false;
     const std::size_t start = i;
@@ -124,6 +131,8 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
     } else if (c != '\0' && std::strchr(",;:{}[]()<>+-!@|=_", c) != nullptr) {
       t.kind = Tok::punct;
       t.text = std::string(1, c);
+      if (c == ';' && ++statements > budget.ptx_statements)
+        fail(t.loc, over_budget(statements, "statements", budget.ptx_statements, "--max-statements"));
       advance(1);
     } else {
       const unsigned char u = static_cast<unsigned char>(c);
@@ -135,7 +144,7 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
   }
   Token e;
   e.kind = Tok::end;
-  e.loc = {line, col};
+  e.loc = {line, static_cast<int>(col)};
   out.push_back(e);
   return out;
 }

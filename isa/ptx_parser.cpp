@@ -73,6 +73,13 @@ const Variable* Program::find_param(std::string_view n) const {
   return nullptr;
 }
 
+std::string_view Program::line_text(int line) const {
+  if (line < 1 || static_cast<std::size_t>(line) > lines.size()) return {};
+  const std::string_view s = lines[static_cast<std::size_t>(line - 1)];
+  const std::size_t a = s.find_first_not_of(" \t");
+  return a == std::string_view::npos ? std::string_view() : s.substr(a);
+}
+
 // ---- the parser ----------------------------------------------------------------------------------
 
 namespace {
@@ -104,7 +111,7 @@ class Parser {
     toks_ = lex(text, file_);
     std::string line;
     std::istringstream in{std::string(text)};
-    while (std::getline(in, line)) lines_.push_back(line);
+    while (std::getline(in, line)) prog_.lines.push_back(line);
     prog_.file = file_;
     prog_.target = opts_.default_target;
   }
@@ -208,16 +215,24 @@ class Parser {
 
   void select_entry() {
     std::vector<std::string> entries;
+    std::map<std::string, SourceLoc> first;
     for (std::size_t k = 0; k + 1 < toks_.size(); ++k)
-      if (toks_[k].kind == Tok::dotted && toks_[k].text == ".entry" && toks_[k + 1].kind == Tok::ident)
-        entries.push_back(toks_[k + 1].text);
+      if (toks_[k].kind == Tok::dotted && toks_[k].text == ".entry" && toks_[k + 1].kind == Tok::ident) {
+        const Token& n = toks_[k + 1];
+        // Both bodies would run under one name.
+        if (const auto [at, fresh] = first.emplace(n.text, n.loc); !fresh)
+          throw PtxError({Diagnostic{file_, n.loc, fmt::format("kernel '{}' is already defined at line {}", n.text,
+                                                               at->second.line)}});
+        entries.push_back(n.text);
+      }
     if (!opts_.entry.empty()) {
       if (std::find(entries.begin(), entries.end(), opts_.entry) == entries.end()) {
         std::string list;
         for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
-        throw PtxError({Diagnostic{file_, {1, 1},
-                                   fmt::format("no kernel '{}' in the file (kernels: {})", opts_.entry,
-                                               list.empty() ? "none" : list)}});
+        const bool given = !opts_.entry_file.empty();
+        throw PtxError({Diagnostic{given ? opts_.entry_file : file_, given ? opts_.entry_loc : SourceLoc{1, 1},
+                                   fmt::format("no kernel '{}' in {} (kernels: {})", opts_.entry,
+                                               given ? file_ : "the file", list.empty() ? "none" : list)}});
       }
       chosen_ = opts_.entry;
     } else if (entries.size() > 1) {
@@ -629,8 +644,14 @@ class Parser {
     while (at(Tok::dotted)) {
       const Token& d = next();
       if (d.text == ".maxntid" || d.text == ".reqntid") {
+        std::uint64_t threads = 1;
         for (int k = 0; k < 3; ++k) {
-          ntid[k] = static_cast<int>(number(next(), "a thread count"));
+          const Token& c = next();
+          const std::uint64_t v = number(c, "a thread count");
+          threads *= std::min<std::uint64_t>(v, 1025);
+          if (v == 0) fail(c.loc, fmt::format("{} of 0 threads; a block has 1 to 1024", d.text));
+          if (threads > 1024) fail(c.loc, fmt::format("{} of more than 1024 threads; a block has 1 to 1024", d.text));
+          ntid[k] = static_cast<int>(v);
           if (!at_punct(',')) break;
           next();
         }
@@ -705,7 +726,6 @@ class Parser {
       ins.text += q.text;
       ins.quals.push_back(q.text.substr(1));
     }
-    if (static_cast<std::size_t>(ins.loc.line - 1) < lines_.size()) ins.source_line = lines_[static_cast<std::size_t>(ins.loc.line - 1)];
     const int family = find_opcode(ins.opcode);
     if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'", ins.text));
     ins.family = family;
@@ -912,7 +932,6 @@ class Parser {
   std::size_t pos_ = 0;
   std::string file_;
   ParseOptions opts_;
-  std::vector<std::string> lines_;
   Program prog_;
   std::vector<Diagnostic> diags_;
   std::vector<std::map<std::string, Symbol>> scopes_{1};  // [0]: the bare snippet's / module scope

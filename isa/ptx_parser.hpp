@@ -17,6 +17,8 @@ namespace ptxmma::ptx {
 
 struct ParseOptions {
   std::string entry;                    // the kernel to take when the file has several
+  std::string entry_file;               // where `entry` was given, for messages ("" : the PTX file's 1:1)
+  SourceLoc entry_loc;
   std::string default_target = "sm_90a";  // when the text has no .target
 };
 

@@ -99,7 +99,6 @@ struct Instruction {
   bool guard_negated = false;
   std::vector<Operand> ops;
   Decoded d;
-  std::string source_line;        // the line's text, for traces
 };
 
 struct RegisterDecl {
@@ -134,10 +133,14 @@ struct Program {
   std::vector<Variable> params;      // kernel parameters, in order, with param-space offsets
   std::map<std::string, int> labels; // label -> instruction index
   std::vector<Instruction> code;
+  // The source text's lines, for traces (once: an instruction refers to its line by number).
+  std::vector<std::string> lines;
   std::uint64_t shared_static_bytes = 0;  // end of the static .shared variables
   int reqntid[3] = {0, 0, 0};             // .reqntid / .maxntid, 0 if not given
   [[nodiscard]] int find_register(std::string_view name) const;  // -1 if none (source or unique name)
   [[nodiscard]] const Variable* find_param(std::string_view name) const;
+  // The text of source line `line` (1-based) without leading blanks; "" past the end.
+  [[nodiscard]] std::string_view line_text(int line) const;
 };
 
 }  // namespace ptxmma::ptx

@@ -229,6 +229,16 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   } else {
     warps_ = block_warps;
   }
+  // Every thread keeps every register (8 bytes each): bounded before the allocation, located at
+  // the declaration that crosses the budget.
+  const std::uint64_t words = prog_.registers.size() * static_cast<std::uint64_t>(threads());
+  if (words > budget().register_words) {
+    const std::size_t crossing = static_cast<std::size_t>(budget().register_words / static_cast<std::uint64_t>(threads()));
+    throw ptx::PtxError({ptx::Diagnostic{
+        prog_.file, prog_.registers[std::min(crossing, prog_.registers.size() - 1)].loc,
+        over_budget(words, fmt::format("register words ({} registers x {} threads)", prog_.registers.size(), threads()),
+                    budget().register_words, "--max-register-words")}});
+  }
   regs_.assign(prog_.registers.size(), std::vector<std::uint64_t>(static_cast<std::size_t>(threads()), 0));
   for (const auto& r : prog_.registers) widths_.push_back(ptx::bits(r.type));
   // Memories.
@@ -522,10 +532,8 @@ void Machine::execute(int w) {
           if ((reg(base + lane, ins.guard) != 0) != ins.guard_negated) lanes |= 1U << lane;
     }
     if (opts_.trace) {
-      const std::size_t text = ins.source_line.find_first_not_of(" \t");
       *opts_.trace << fmt::format("{}{:>5}  {:08x}  {:<8x}  {}\n", warps_ > 1 ? fmt::format("w{:<3}", warp_id(w)) : "",
-                                  ins.loc.line, path, lanes,
-                                  std::string_view(ins.source_line).substr(text == std::string::npos ? 0 : text));
+                                  ins.loc.line, path, lanes, prog_.line_text(ins.loc.line));
     }
     // wgmma hazards: a register of an in-flight wgmma.mma_async touched by anything but another
     // wgmma.mma_async accumulating into it or reading the same A.
@@ -543,6 +551,10 @@ void Machine::execute(int w) {
     if (flow == ptx::Flow::branch) {
       const int target = ins.ops[0].target;
       const std::uint32_t taken = lanes, fall = path & ~lanes;
+      if (ins.d.mode == 1 && taken != 0 && fall != 0)
+        throw located(prog_, ins,
+                      fmt::format("'{}': lanes {} branch and lanes {} do not; .uni promises that all go the same way",
+                                  ins.text, exec::lane_list(taken), exec::lane_list(fall)));
       if (fall == 0) {
         top.pc = target;
       } else if (taken == 0) {

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "isa/ptx_program.hpp"
+#include "sim/budget.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/memory.hpp"
 #include "sim/state/warp.hpp"
@@ -43,7 +44,7 @@
 namespace ptxmma {
 
 struct InterpreterOptions {
-  std::uint64_t max_steps = 1'000'000;  // instructions per thread before the run is stopped
+  std::uint64_t max_steps = budget().steps;  // instructions per thread before the run is stopped
   std::string arch = "sm_90a";          // rounding models of mma: configs/models/<arch>.yaml
   std::uint64_t shared_bytes = 0;       // shared memory size; 0: the program's static size + dynamic_shared,
                                         // at least Machine::kDefaultShared

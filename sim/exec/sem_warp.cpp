@@ -151,7 +151,8 @@ void bar(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   if (ins.ops.size() == 2)
     for_lanes(lanes, [&](int lane) {
       const std::uint64_t n = x.read(ins.ops[1], lane);
-      if (n % 32 != 0) throw Error(fmt::format("lane {}: the thread count {} is not a multiple of 32", lane, n));
+      if (n == 0 || n % 32 != 0 || n > 1024)
+        throw Error(fmt::format("lane {}: the thread count {} is not a multiple of 32 in 32..1024", lane, n));
     });
   // One warp: a barrier orders nothing more, but an .aligned one must be reached by the whole
   // warp together.

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -124,9 +127,22 @@ const ModelSet& models_for(const std::string& arch) {
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<ModelSet>> cache;
   const std::lock_guard lock(mu);
+  const std::string dir = config_dir() + "/models";
+  // A name, never a path ("../../x" would load any YAML file).
+  const bool name = arch.size() <= 16 && std::all_of(arch.begin(), arch.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+  std::error_code ec;
+  if (!name || !std::filesystem::is_regular_file(dir + "/" + arch + ".yaml", ec)) {
+    std::vector<std::string> known;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.path().extension() == ".yaml") known.push_back(e.path().stem().string());
+    std::sort(known.begin(), known.end());
+    throw Error(fmt::format("unknown architecture '{}' (known: {})", arch, fmt::join(known, ", ")));
+  }
   auto& slot = cache[arch];
   if (!slot) {
-    const std::string path = config_dir() + "/models/" + arch + ".yaml";
+    const std::string path = dir + "/" + arch + ".yaml";
     slot = std::make_unique<ModelSet>(ModelSet::load(path));
     spdlog::debug("loaded {} rounding models from {}", slot->entries_.size(), path);
   }

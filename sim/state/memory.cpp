@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/budget.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma {
@@ -38,6 +39,11 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
   }
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t a = addr + i;
+    // A page costs about 4.6 KB; sparse stores could otherwise touch a page each.
+    if (pages_.size() >= budget().memory_pages && !pages_.count(a / kPage))
+      throw Error(fmt::format("{} memory: a store at {:#x} touches a new page: {}", space_, a,
+                              over_budget(pages_.size() + 1, "pages of 4 KiB", budget().memory_pages,
+                                          "--max-memory-pages")));
     Page& p = pages_[a / kPage];
     p.bytes[a % kPage] = bytes[i];
     p.valid.set(a % kPage);

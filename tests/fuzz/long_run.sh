@@ -13,7 +13,8 @@ source "$(dirname "$0")/targets.sh"
 status=0
 for t in "${targets[@]}"; do
   mkdir -p "$out/corpus/$t" "$out/artifacts"
-  "$fuzz/fuzz_$t" -fork="$workers" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
+  # shellcheck disable=SC2046  # dict_of prints one word or nothing
+  "$fuzz/fuzz_$t" -fork="$workers" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 $(dict_of "$t") \
     -max_len="${max_len[$t]}" -artifact_prefix="$out/artifacts/$t-" \
     "$out/corpus/$t" "$seeds/$t" >"$out/$t.log" 2>&1 || status=1
   # Fork mode reports "#<executions>: cov: ... crash: c/t/o" lines; the last is the total.

@@ -14,7 +14,8 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p "$build/fuzz-corpus/$t" "$build/fuzz-artifacts"
   log="$build/fuzz-$t.log"
-  "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=25 -rss_limit_mb=2048 \
+  # shellcheck disable=SC2046  # dict_of prints one word or nothing
+  "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=25 -rss_limit_mb=2048 $(dict_of "$t") \
     -max_len="${max_len[$t]}" -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
     "$build/fuzz-corpus/$t" "$seeds/$t" >"$log" 2>&1 || status=1
   echo "== $t: $(grep -E '^Done' "$log" || echo 'FAILED')"

@@ -3,11 +3,19 @@
 // that does not exist), and the same text as a STATE.yaml initial state
 // (tools/vectors/ptx_state.hpp) applied to a machine for a kernel with registers of every kind,
 // parameters and shared memory. Nothing runs.
+//
+// A generator reaches alias graphs larger than -max_len allows written out: an input "@L" + byte n
+// + TEXT is TEXT after a chain of n % 32 anchors, each a list of two aliases of the one before (a
+// "billion laughs" of 2^n nodes, which the YAML node budget must stop before any walk does). The
+// memory-page budget is small here so that sparse writes (blocks far apart) reach it.
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "isa/ptx_parser.hpp"
+#include "sim/budget.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tools/vectors/ptx_state.hpp"
@@ -38,10 +46,23 @@ const ptxmma::ptx::Program& kernel() {
   return p;
 }
 
+std::string laughs(int levels) {
+  std::string out = "l0: &l0 [1, 2]\n";
+  for (int i = 1; i < levels; ++i) out += fmt::format("l{0}: &l{0} [*l{1}, *l{1}]\n", i, i - 1);
+  return out;
+}
+
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  ptxmma::budget().memory_pages = 64;
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
+  std::string text(reinterpret_cast<const char*>(data), size);
+  if (text.size() > 3 && text.starts_with("@L"))
+    text = laughs(static_cast<std::uint8_t>(text[2]) % 32) + text.substr(3);
   try {
     (void)ptxmma::VectorFile::parse(text, "/nonexistent-ptxmma-fuzz/fuzz.test.yaml");
   } catch (const ptxmma::Error&) {

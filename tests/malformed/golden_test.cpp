@@ -34,6 +34,9 @@ std::string wgmma_manifest(const std::string& from = "", const std::string& to =
   "file": "v.bin", "cases": 1, "smem_bytes": 64, "words": {"a": 0, "c": 4, "d": 4}}]})";
   return from.empty() ? m : with(m, from, to);
 }
+// v.bin.xz of 1408 and 1409 zero bytes (Python: lzma.compress(bytes(n), check=lzma.CHECK_CRC32)).
+const std::string kXz1408 = std::string("\xfd\x37\x7a\x58\x5a\x00\x00\x01\x69\x22\xde\x36\x02\x00\x21\x01\x16\x00\x00\x00\x74\x2f\xe5\xa3\xe0\x05\x7f\x00\x0f\x5d\x00\x00\x6f\xfd\xff\xff\xa3\xb7\xff\x47\x3d\x4d\xc7\xe9\x00\x00\x00\x00\x57\x2e\xa7\x30\x00\x01\x27\x80\x0b\x00\x00\x00\xc0\xd6\x1b\xbf\x3e\x30\x0d\x8b\x02\x00\x00\x00\x00\x01\x59\x5a", 76);
+const std::string kXz1409 = std::string("\xfd\x37\x7a\x58\x5a\x00\x00\x01\x69\x22\xde\x36\x02\x00\x21\x01\x16\x00\x00\x00\x74\x2f\xe5\xa3\xe0\x05\x80\x00\x0f\x5d\x00\x00\x6f\xfd\xff\xff\xa3\xb7\xff\x47\x3d\x4e\xb0\x7d\x00\x00\x00\x00\xf4\x8c\x3d\x27\x00\x01\x27\x81\x0b\x00\x00\x00\x70\xff\x7b\x82\x3e\x30\x0d\x8b\x02\x00\x00\x00\x00\x01\x59\x5a", 76);
 std::string le(std::uint32_t w) {
   std::string s(4, '\0');
   for (int i = 0; i < 4; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>(w >> (8 * i));
@@ -73,7 +76,13 @@ TEST(Malformed, GoldenSets) {
       {"unknown type", with(mma_manifest(kVariant), "}}", R"(}, "types": {"a": "f16", "b": "f17", "c": "f32", "d": "f32"}})"), ok_bin, "DIR/manifest.json: variants[0] (mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32): types: unknown type 'f17' for b"},
       {"truncated .bin", mma_manifest(kVariant), ok_bin.substr(0, 1400), "DIR/v.bin: 1400 bytes, but the manifest's 1 cases x 32 lanes x 11 words need 1408 (truncated?)"},
       {"long .bin", mma_manifest(kVariant), ok_bin + "x", "DIR/v.bin: 1409 bytes, but the manifest's 1 cases x 32 lanes x 11 words need 1408"},
-      {"corrupt .xz", mma_manifest(kVariant), std::string("\xfd" "7zXZ\0\0\x04garbage", 15), "DIR/v.bin.xz: not a valid xz file (liblzma error 9)"},
+      {"corrupt .xz", mma_manifest(kVariant), std::string("\xfd" "7zXZ\0\0\x04garbage", 15), "DIR/v.bin.xz: not a valid xz file (corrupt data, liblzma error 9)"},
+      // Once "liblzma error 0".
+      {"truncated .xz", mma_manifest(kVariant), kXz1408.substr(0, 40), "DIR/v.bin.xz: not a valid xz file (truncated, liblzma error 10)"},
+      {".xz longer than the manifest's cases", mma_manifest(kVariant), kXz1409, "DIR/v.bin.xz: more than 1408 bytes when decompressed, the most it may hold"},
+      // A small .xz once expanded to GiBs per job before its size was checked.
+      {".xz bomb", with(mma_manifest(kVariant), R"("cases": 1)", R"("cases": 1048576)"), kXz1408, "DIR/v.bin.xz: 4429185024 golden bytes in flight (the manifest's cases, 1476395008 bytes, held three times while read), more than the budget of 1073741824 (raise it with --max-golden-bytes)"},
+      {"no variants", mma_manifest(""), ok_bin, "DIR/manifest.json: 'variants' is empty (a set that checks nothing passes nothing)"},
       {"wgmma: illegal immediate", wgmma_manifest(R"("imm_scale_b": 1)", R"("imm_scale_b": 2)"), wgmma_case(), "DIR/manifest.json: variants[0] (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8): 'imm_scale_b' = 2 is not one of 1, -1"},
       {"wgmma: A words for a descriptor A", wgmma_manifest(R"("a": 0)", R"("a": 4)"), wgmma_case(), "DIR/manifest.json: variants[0] (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8): words a = 4 does not fit a_source 'descriptor'"},
       {"wgmma: scale_d not a flag", wgmma_manifest(), wgmma_case(2), "DIR/v.bin: case 0 (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 [SS]): header scale_d is 2, not 0 or 1"},
@@ -81,7 +90,8 @@ TEST(Malformed, GoldenSets) {
       {"wgmma: header size differs", wgmma_manifest(), wgmma_case(1, 0x400, 32), "DIR/v.bin: case 0 (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 [SS]): header smem_bytes 32 differs from the manifest's 64"},
       {"wgmma: truncated", wgmma_manifest(), wgmma_case().substr(0, 100), "DIR/v.bin: case 0 (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 [SS]): the file ends inside the thread words (4 bytes left, 4096 needed; truncated?)"},
       {"wgmma: trailing bytes", wgmma_manifest(), wgmma_case() + "xyz", "DIR/v.bin: 3 bytes after the last of the manifest's 1 cases (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 [SS])"},
-      {"wgmma: many cases, few bytes", wgmma_manifest(R"("cases": 1)", R"("cases": 1048576)"), wgmma_case(), "DIR/v.bin: case 1 (wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 [SS]): the file ends inside the header (0 bytes left, 32 needed; truncated?)"},
+      {"wgmma: many cases, few bytes", wgmma_manifest(R"("cases": 1)", R"("cases": 1048576)"), wgmma_case(), "DIR/v.bin: 13186891776 golden bytes in flight (the manifest's cases, 4395630592 bytes, held three times while read), more than the budget of 1073741824 (raise it with --max-golden-bytes)"},
+      {"wgmma: no variants", with(wgmma_manifest(), R"("variants": [{)", R"("variants": [], "x": [{)"), wgmma_case(), "DIR/manifest.json: 'variants' is empty (a set that checks nothing passes nothing)"},
   };
   ASSERT_GE(bad.size(), 10U);
   const TempDir dir;

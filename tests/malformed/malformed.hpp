@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "sim/budget.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma::malformed {
@@ -31,6 +32,21 @@ inline std::string error_of(const std::function<void()>& f) {
   }
   return "no error";
 }
+
+// One budget (sim/budget.hpp) lowered for a test, restored after it.
+class BudgetScope {
+ public:
+  BudgetScope(std::uint64_t Budget::*field, std::uint64_t value) : field_(field), saved_(budget().*field) {
+    budget().*field = value;
+  }
+  ~BudgetScope() { budget().*field_ = saved_; }
+  BudgetScope(const BudgetScope&) = delete;
+  BudgetScope& operator=(const BudgetScope&) = delete;
+
+ private:
+  std::uint64_t Budget::*field_;
+  std::uint64_t saved_;
+};
 
 // A fresh folder under the test temp dir, removed at the end.
 class TempDir {

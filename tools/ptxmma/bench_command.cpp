@@ -1,12 +1,12 @@
 // `ptxmma bench [VARIANT...] [--seconds S] [--jobs N] [--json FILE]`: instructions per second.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/output_file.hpp"
 #include "tools/vectors/throughput.hpp"
 
 namespace ptxmma::cli {
@@ -26,6 +26,9 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
   cmd->add_option("--json", opts->json, "also write the figures as JSON to FILE");
   cmd->callback([opts] {
+    // NaN passes CLI::Range (it fails both comparisons).
+    if (!(opts->seconds >= 0.01 && opts->seconds <= 3600.0))
+      throw Error(fmt::format("--seconds: {} is not in [0.01, 3600]", opts->seconds));
     std::vector<std::string> variants = opts->variants;
     if (variants.empty())
       variants = {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
@@ -51,11 +54,7 @@ void add_bench_command(CLI::App& app) {
                      {"ns_per_mnk", ns_per_mnk}, {"instructions", t.instructions}, {"seconds", t.seconds},
                      {"cpu_seconds", t.cpu_seconds}, {"mnk", t.mnk}, {"jobs", t.jobs}});
     }
-    if (!opts->json.empty()) {
-      std::ofstream f(opts->json);
-      if (!f) throw Error(fmt::format("{}: cannot write", opts->json));
-      f << out.dump(2) << "\n";
-    }
+    if (!opts->json.empty()) write_output_file(opts->json, out.dump(2) + "\n");
   });
 }
 

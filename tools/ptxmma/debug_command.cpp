@@ -17,7 +17,6 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -118,15 +117,10 @@ class Debugger {
     const ptx::Instruction& ins = p_.code[static_cast<std::size_t>(pos->pc)];
     out << fmt::format("{}line {}, lanes {:08x}: {}\n",
                        m_.warps() > 1 ? fmt::format("warp {}, ", m_.warp_id(pos->warp)) : "", ins.loc.line, pos->lanes,
-                       trimmed(ins.source_line));
+                       p_.line_text(ins.loc.line));
   }
 
  private:
-  static std::string trimmed(const std::string& s) {
-    const std::size_t a = s.find_first_not_of(" \t");
-    return a == std::string::npos ? "" : s.substr(a);
-  }
-
   void run(std::ostream& out, std::uint64_t n, bool same_warp) {
     if (stopped_ || m_.finished()) {
       where(out);
@@ -174,7 +168,7 @@ class Debugger {
     if (pc < 0) throw Error(fmt::format("{}:{}: no instruction on this line", p_.file, line));
     breaks_[line] = next_break_++;
     out << fmt::format("breakpoint {} at line {}: {}\n", breaks_[line], line,
-                       trimmed(p_.code[static_cast<std::size_t>(pc)].source_line));
+                       p_.line_text(line));
   }
 
   void delete_break(const std::vector<std::string>& w, std::ostream& out) {
@@ -296,22 +290,14 @@ void add_debug_command(CLI::App& app) {
     const ptx::ParseOptions& po = setup.parse;
     const InterpreterOptions& io = setup.interp;
     const PtxState& state = setup.state;
-    std::ifstream script;
-    if (!opts->commands.empty()) {
-      script.open(opts->commands);
-      if (!script) throw Error(fmt::format("{}: cannot read", opts->commands));
-    }
+    // A script is read whole, bounded like every input (/dev/zero or a folder is an error).
+    std::istringstream script(opts->commands.empty() ? std::string() : read_input_file(opts->commands));
     try {
       const ptx::Program prog = ptx::parse_ptx_file(opts->file, po);
-      std::vector<std::string> source;
-      {
-        std::istringstream in(read_input_file(opts->file));
-        for (std::string l; std::getline(in, l);) source.push_back(l);
-      }
       const RegisterView view(prog, {}, opts->as);
       Machine m(prog, io);
       state.apply(m);
-      Debugger d(prog, m, source, view);
+      Debugger d(prog, m, prog.lines, view);
       std::istream& in = opts->commands.empty() ? std::cin : script;
       std::cout << fmt::format("{}: {} ({}), {} warp{}\n", opts->file, prog.bare ? "snippet" : "kernel " + prog.entry,
                                prog.target, m.warps(), m.warps() == 1 ? "" : "s");

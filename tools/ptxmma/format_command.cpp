@@ -1,6 +1,8 @@
 // `ptxmma format TYPE VALUE [--to TYPE --round MODE --satfinite --relu]`: what an encoding means.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <iostream>
 #include <optional>
 
@@ -67,6 +69,22 @@ void describe(const TypeInfo& ti, std::uint64_t code, std::ostream& os) {
   os << fmt::format("  exact:     {}\n", value_text(x));
 }
 
+// Whether PTX's cvt converts `from` to `to` (as the PTX decoder accepts its forms,
+// isa/ptx_decode_alu.cpp): the narrow float formats pack from f32, f16 or bf16 and unpack to f16
+// or bf16 (ue8m0: from f32 or bf16, to bf16); tf32 comes only from f32; ue4m3 and the 4-bit
+// integers have no cvt; the rest (f64, f32, f16, bf16, s32, s8, u8) convert among themselves.
+bool cvt_has(Type from, Type to) {
+  const auto in = [](Type t, std::initializer_list<Type> ts) { return std::find(ts.begin(), ts.end(), t) != ts.end(); };
+  const auto narrow = [&](Type t) { return in(t, {Type::e4m3, Type::e5m2, Type::e3m2, Type::e2m3, Type::e2m1}); };
+  const auto plain = [&](Type t) { return in(t, {Type::f64, Type::f32, Type::f16, Type::bf16, Type::s32, Type::s8, Type::u8}); };
+  if (narrow(to)) return in(from, {Type::f32, Type::f16, Type::bf16});
+  if (narrow(from)) return in(to, {Type::f16, Type::bf16});
+  if (to == Type::ue8m0) return in(from, {Type::f32, Type::bf16});
+  if (from == Type::ue8m0) return to == Type::bf16;
+  if (to == Type::tf32) return from == Type::f32;
+  return plain(from) && plain(to);
+}
+
 }  // namespace
 
 void add_format_command(CLI::App& app) {
@@ -81,6 +99,7 @@ void add_format_command(CLI::App& app) {
   cmd->add_option("VALUE", opts->value, "0x<bits> (the register bits) or a decimal number (also inf, -inf, nan)");
   // CLI11 reads "-inf" and "-nan" as options; take them back as the value.
   cmd->allow_extras();
+  cmd->fallthrough(false);  // nor pass them to the top level (the budget options do not apply here)
   cmd->add_option("--to", opts->to, "convert to this type (as cvt does)");
   cmd->add_option("--round", opts->round, "rounding of the conversion: rn rna rz rm rp");
   cmd->add_flag("--satfinite", opts->satfinite, "clamp to the largest finite value (PTX .satfinite)");
@@ -107,6 +126,7 @@ void add_format_command(CLI::App& app) {
     const auto mode = parse_rounding(opts->round);
     if (!mode) throw Error(fmt::format("unknown rounding mode '{}' (rn, rna, rz, rm, rp)", opts->round));
     if (!opts->arch.empty()) {
+      if (!cvt_has(ti.type, di.type)) throw Error(fmt::format("format: PTX has no cvt from {} to {}", ti.name, di.name));
       const CvtForm form{di.type, ti.type, *mode, opts->relu, opts->satfinite};
       if (auto why = target_shortfall(cvt_min_target(form), opts->arch))
         throw Error(fmt::format("format: cvt from {} to {} {}", ti.name, di.name, *why));

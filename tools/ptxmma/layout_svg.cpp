@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <string_view>
 
 #include "sim/error.hpp"
+#include "tools/vectors/output_file.hpp"
 
 namespace ptxmma::cli {
 namespace {
@@ -165,8 +165,7 @@ std::string layout_svg(const std::string& title, const std::vector<SvgFragment>&
 
 void write_svg(const std::string& path, const std::string& svg, const std::vector<SvgFragment>& fragments,
                const std::vector<SvgDescriptor>& descriptors) {
-  std::ofstream f(path);
-  if (!(f << svg)) throw Error(fmt::format("{}: cannot write", path));
+  write_output_file(path, svg);
   std::string what;
   for (const auto& fr : fragments)
     what += fmt::format("{}{} {} cells", what.empty() ? "" : ", ", fr.op,

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "sim/error.hpp"
+#include "tools/ptxmma/budget_options.hpp"
 #include "tools/ptxmma/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
     spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::from_str(level));
   });
   spdlog::set_pattern("[%l] %v");
+  ptxmma::cli::add_budget_options(app);
   ptxmma::cli::add_format_command(app);
   ptxmma::cli::add_layout_command(app);
   ptxmma::cli::add_replay_command(app);

@@ -93,8 +93,10 @@ void print_lookup(std::ostream& os, char op, const OperandAddressing& at, std::u
 void add_wgmma_layout_options(CLI::App& cmd, WgmmaLayoutOptions& o) {
   cmd.add_option("--desc-a", o.desc_a, "wgmma: A's matrix descriptor (64-bit); shows the shared address of every A element");
   cmd.add_option("--desc-b", o.desc_b, "wgmma: B's matrix descriptor (64-bit); shows the shared address of every B element");
-  cmd.add_option("--trans-a", o.trans_a, "wgmma: imm-trans-a (0: K-major A, 1: M-major; f16/bf16 only)");
-  cmd.add_option("--trans-b", o.trans_b, "wgmma: imm-trans-b (0: K-major B, 1: N-major; f16/bf16 only)");
+  cmd.add_option("--trans-a", o.trans_a, "wgmma: imm-trans-a (0: K-major A, 1: M-major; f16/bf16 only)")
+      ->check(CLI::Range(0, 1));
+  cmd.add_option("--trans-b", o.trans_b, "wgmma: imm-trans-b (0: K-major B, 1: N-major; f16/bf16 only)")
+      ->check(CLI::Range(0, 1));
   cmd.add_option("--address", o.addresses, "wgmma: shared byte address(es) to look up: which A/B element they hold");
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "sim/budget.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma {
@@ -30,23 +31,28 @@ std::vector<std::uint8_t> unxz(const std::string& path, const std::string& in, s
       const std::size_t used = out.size();
       if (used > max_bytes) {
         lzma_end(&s);
-        throw Error(fmt::format("{}: more than {} bytes when decompressed, the limit", path, max_bytes));
+        throw Error(fmt::format("{}: more than {} bytes when decompressed, the most it may hold", path, max_bytes));
       }
       out.resize(std::min<std::uint64_t>(used * 2, max_bytes + 1));
       s.next_out = out.data() + used;
       s.avail_out = out.size() - used;
       continue;
     }
+    if (r == LZMA_OK) continue;  // with input left to finish, liblzma answers LZMA_BUF_ERROR next
     lzma_end(&s);
-    throw Error(fmt::format("{}: not a valid xz file (liblzma error {}{})", path, static_cast<int>(r),
-                            r == LZMA_BUF_ERROR    ? ": truncated"
-                            : r == LZMA_MEMLIMIT_ERROR ? ": needs too much memory"
-                                                       : ""));
+    const char* why = r == LZMA_BUF_ERROR        ? "truncated"
+                      : r == LZMA_FORMAT_ERROR   ? "no xz header"
+                      : r == LZMA_DATA_ERROR     ? "corrupt data"
+                      : r == LZMA_OPTIONS_ERROR  ? "unsupported options"
+                      : r == LZMA_MEMLIMIT_ERROR ? "its dictionary needs more than 128 MiB"
+                      : r == LZMA_MEM_ERROR      ? "out of memory"
+                                                 : "liblzma failed";
+    throw Error(fmt::format("{}: not a valid xz file ({}, liblzma error {})", path, why, static_cast<int>(r)));
   }
   out.resize(static_cast<std::size_t>(s.total_out));
   lzma_end(&s);
   if (out.size() > max_bytes)
-    throw Error(fmt::format("{}: more than {} bytes when decompressed, the limit", path, max_bytes));
+    throw Error(fmt::format("{}: more than {} bytes when decompressed, the most it may hold", path, max_bytes));
   return out;
 }
 
@@ -69,6 +75,24 @@ std::vector<std::uint8_t> decode_data_file(const std::string& bytes, const std::
 std::vector<std::uint8_t> read_data_file(const std::string& path) {
   const std::string actual = resolve_data_file(path);
   return decode_data_file(read_input_file(actual, kMaxDataFileBytes), actual);
+}
+
+std::vector<std::uint8_t> read_golden_file(const std::string& path, std::uint64_t expected) {
+  const std::string actual = resolve_data_file(path);
+  check_golden_bytes(actual, expected);
+  if (!actual.ends_with(".xz"))  // as long as it is: a wrong size is the reader's error
+    return decode_data_file(read_input_file(actual, budget().golden_bytes), actual, budget().golden_bytes);
+  return decode_data_file(read_input_file(actual, kMaxDataFileBytes), actual, expected);
+}
+
+void check_golden_bytes(const std::string& name, std::uint64_t expected) {
+  if (3 * expected > budget().golden_bytes)  // expected < 2^40: cases <= 2^20 of < 2^20 bytes
+    throw Error(fmt::format("{}: {}", name,
+                            over_budget(3 * expected,
+                                        fmt::format("golden bytes in flight (the manifest's cases, {} bytes, held three "
+                                                    "times while read)",
+                                                    expected),
+                                        budget().golden_bytes, "--max-golden-bytes")));
 }
 
 }  // namespace ptxmma

@@ -13,6 +13,14 @@ namespace ptxmma {
 std::string resolve_data_file(const std::string& path);
 // The bytes of resolve_data_file(path), decompressed if it ends in .xz. Errors name the file.
 std::vector<std::uint8_t> read_data_file(const std::string& path);
+// A golden-set data file whose manifest says it holds `expected` bytes (decompressed): first the
+// budget (sim/budget.hpp: --max-golden-bytes) is checked for those bytes and the two copies the
+// readers make of them (words, then cases), then the file is read; an .xz is decompressed no
+// further than `expected` bytes, so a small file cannot expand to GiBs.
+std::vector<std::uint8_t> read_golden_file(const std::string& path, std::uint64_t expected);
+// The budget check of read_golden_file: Error "<name>: N golden bytes in flight ..., more than the
+// budget of M (raise it with --max-golden-bytes)".
+void check_golden_bytes(const std::string& name, std::uint64_t expected);
 // `bytes` as read from a file called `name`: xz-decompressed when `name` ends in .xz. Error when
 // the result would exceed `max_bytes` (a decompression bomb) or the stream is not valid xz.
 std::vector<std::uint8_t> decode_data_file(const std::string& bytes, const std::string& name,

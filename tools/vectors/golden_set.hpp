@@ -45,7 +45,10 @@ struct GoldenCase {
 GoldenSet read_golden_set(const std::string& dir);
 // The same from the manifest's text (DIR/manifest.json in messages).
 GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir);
-// Reads a variant's .bin (opened read-only) and splits it into cases; checks its size.
+// The bytes the manifest says a variant's .bin holds (decompressed).
+std::uint64_t golden_file_bytes(const GoldenVariant& v);
+// Reads a variant's .bin (opened read-only; within the golden-bytes budget, data_file.hpp) and
+// splits it into cases; checks its size.
 std::vector<GoldenCase> read_golden_cases(const GoldenVariant& v);
 // The same from the bytes of the .bin, named `file` in messages.
 std::vector<GoldenCase> split_golden_cases(const GoldenVariant& v, std::span<const std::uint8_t> bytes,

@@ -19,6 +19,7 @@
 #include "sim/model/model.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/util/config_dir.hpp"
+#include "tools/vectors/output_file.hpp"
 #include "tools/vectors/word_format.hpp"
 
 namespace ptxmma {
@@ -374,9 +375,7 @@ void write_json(const MatlabTcReport& r, const std::string& path) {
                           {"failed", f.failed},
                           {"supported", f.supported},
                           {"error", f.error}});
-  std::ofstream out(path);
-  if (!out) throw Error(fmt::format("{}: cannot write", path));
-  out << j.dump(2) << "\n";
+  write_output_file(path, j.dump(2) + "\n");
 }
 
 }  // namespace ptxmma

@@ -23,9 +23,10 @@ std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
   return *mask;
 }
 
-std::uint64_t value_of(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType type, int lane) {
+std::uint64_t value_of(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType type, int lane, ExactWork& work) {
   if (!n.IsScalar()) f.fail(n, "expected a value");
   if (n.Scalar() == "lane") return static_cast<std::uint64_t>(lane);
+  work.charge(f, n, decimal_units(n.Scalar()));
   try {
     return parse_value_text(n.Scalar(), width, type);
   } catch (const Error& e) {
@@ -56,8 +57,13 @@ std::vector<std::uint8_t> hex_bytes(const YamlFile& f, const YAML::Node& n) {
 }
 
 // The bytes of a memory block: bytes: "hex" | type + values: [...] | type + ramp: {start, step, count}.
-std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, RampBudget& ramps) {
-  if (b["bytes"]) return hex_bytes(f, b["bytes"]);
+std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, ExactWork& work) {
+  if (b["bytes"]) {
+    for (const char* k : {"type", "values", "ramp"})
+      if (b[k]) f.fail(b[k], fmt::format("'{}' does not go with 'bytes' (a block has 'bytes', or 'type' with 'values' or 'ramp')", k));
+    return hex_bytes(f, b["bytes"]);
+  }
+  if (b["values"] && b["ramp"]) f.fail(b["ramp"], "'ramp' does not go with 'values' (give one of them)");
   if (!b["type"]) f.fail(b, "a memory block needs 'bytes', or 'type' with 'values' or 'ramp'");
   const auto t = ptx::parse_ptx_type(b["type"].Scalar());
   if (!t || !ptx::declarable(*t) || *t == ptx::PtxType::pred)
@@ -70,7 +76,7 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, Ra
   };
   if (const YAML::Node vs = b["values"]) {
     if (vs.IsSequence()) {
-      for (const auto& v : vs) put(value_of(f, v, w, *t, 0));
+      for (const auto& v : vs) put(value_of(f, v, w, *t, 0, work));
     } else {
       f.fail(vs, "'values' takes a list");
     }
@@ -105,11 +111,17 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, Ra
     std::uint64_t w = 0;
     for (const ExactValue* x : {&*start, &*step}) w += words(numerator(x->value)) + words(denominator(x->value));
     const std::uint64_t cost = w * w;
-    if (count > ramps.left / cost)
-      f.fail(r["count"], fmt::format("'count' {} is too large: the file's ramps have room for {} more elements with this "
-                                      "start and step ({} words of exact arithmetic, {} units an element; {} units in all)",
-                                      count, ramps.left / cost, w, cost, RampBudget::kUnits));
-    ramps.left -= count * cost;
+    if (count > work.left / cost)
+      f.fail(r["count"], fmt::format("'count' {} is too large: the file's numbers have room for {} more elements with "
+                                      "this start and step ({} words of exact arithmetic, {} units an element; a budget "
+                                      "of {} units in all: raise it with --max-exact-work)",
+                                      count, work.left / cost, w, cost, budget().exact_units));
+    work.left -= count * cost;
+    // Integer elements must fit their type, as a value in 'values' must.
+    const ptx::TypeClass tc = ptx::type_class(*t);
+    const int bits = ptx::bits(*t);
+    const BigInt lo = tc == ptx::TypeClass::unsigned_int ? BigInt(0) : -(BigInt(1) << (bits - 1));
+    const BigInt hi = tc == ptx::TypeClass::signed_int ? (BigInt(1) << (bits - 1)) - 1 : (BigInt(1) << bits) - 1;
     for (std::uint64_t i = 0; i < count; ++i) {
       const Rational x = start->value + step->value * static_cast<long long>(i);
       ExactValue e;
@@ -118,10 +130,16 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, Ra
       e.value = x;
       const auto elem = ptx::element_format(*t);
       if (elem && ptx::lanes_of(*t) == 1) {
-        put(round_exact(*elem, e, ConvertFlags{}));
+        try {
+          put(round_in_range(*elem, e, to_decimal(x)));
+        } catch (const Error& err) {
+          f.fail(r, fmt::format("ramp element {}: {}", i, err.what()));
+        }
       } else {
         if (denominator(x) != 1) f.fail(r, fmt::format("ramp value {} is not an integer, as {} needs", to_decimal(x), ptx::name(*t)));
-        put(static_cast<std::uint64_t>(static_cast<std::int64_t>(numerator(x))));
+        if (x < lo || x > hi) f.fail(r, fmt::format("ramp value {} is out of range for {}", to_decimal(x), ptx::name(*t)));
+        const BigInt n = numerator(x);
+        put(static_cast<std::uint64_t>(n < 0 ? n + (BigInt(1) << 64) : n));
       }
     }
     return out;
@@ -129,8 +147,8 @@ std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, Ra
   f.fail(b, "a typed memory block needs 'values' or 'ramp'");
 }
 
-void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, RampBudget& ramps) {
-  for (const MemoryBlock& b : memory_blocks(f, list, ramps)) {
+void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, ExactWork& work) {
+  for (const MemoryBlock& b : memory_blocks(f, list, work)) {
     try {
       mem.write(b.address, b.bytes.data(), b.bytes.size());
     } catch (const Error& e) {
@@ -141,7 +159,41 @@ void load_memory(const YamlFile& f, const YAML::Node& list, Memory& mem, RampBud
 
 }  // namespace
 
-std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, RampBudget& ramps) {
+void ExactWork::charge(const YamlFile& f, const YAML::Node& at, std::uint64_t units) {
+  if (units > left)
+    f.fail(at, over_budget(budget().exact_units - left + units, "units of exact decimal arithmetic in the file",
+                           budget().exact_units, "--max-exact-work"));
+  left -= units;
+}
+
+std::uint64_t decimal_units(std::string_view text) {
+  // A word per 19 decimal digits of the numerator (digits and a positive exponent) and of the
+  // denominator (a negative exponent), at least one each.
+  std::uint64_t words = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.substr(i, 2) == "0x" || text.substr(i, 2) == "0X") {  // hex bits: no arithmetic
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    std::uint64_t digits = 0, exponent = 0;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+      digits += text[i++] != '.';
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+      ++i;
+      if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+      for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+        exponent = std::min<std::uint64_t>(exponent * 10 + static_cast<std::uint64_t>(text[i] - '0'), 1U << 20);
+    }
+    words += (digits + exponent) / 19 + 2;
+  }
+  return words * words;
+}
+
+std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, ExactWork& work) {
   if (!list.IsSequence()) f.fail(list, "expected a list of blocks (- {address: ..., bytes: ...})");
   std::vector<MemoryBlock> out;
   for (const auto& b : list) {
@@ -150,7 +202,7 @@ std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list
     if (!b["address"]) f.fail(b, "a block needs 'address'");
     MemoryBlock m;
     m.address = integer_of(f, b["address"], "address");
-    m.bytes = block_bytes(f, b, ramps);
+    m.bytes = block_bytes(f, b, work);
     m.width = b["bytes"] ? 1 : std::max(1, ptx::bits(*ptx::parse_ptx_type(b["type"].Scalar())) / 8);
     m.node = static_cast<const YAML::Node&>(b);  // the Node, not the iterator_value (clang)
     out.push_back(std::move(m));
@@ -185,19 +237,25 @@ void PtxState::configure(InterpreterOptions& o) const {
   file_.located([&] {
     const YamlFile& f = file_;
     const YAML::Node& r = f.root;
-    const auto triple = [&](const char* key, std::array<int, 3>& out) {
+    // ntid and nctaid count from 1 (0 would mean "unset" to the interpreter); ctaid from 0.
+    const auto triple = [&](const char* key, std::array<int, 3>& out, std::uint64_t lo) {
       const YAML::Node n = r[key];
       if (!n) return;
       if (!n.IsSequence() || n.size() < 1 || n.size() > 3) f.fail(n, fmt::format("'{}' takes [x, y, z]", key));
       for (std::size_t i = 0; i < n.size(); ++i) {
         const std::uint64_t v = integer_of(f, n[i], key);
-        if (v > 1024) f.fail(n[i], fmt::format("'{}' value {} is out of range", key, v));
+        if (v < lo || v > 1024) f.fail(n[i], fmt::format("'{}' value {} is out of range [{}, 1024]", key, v, lo));
         out[i] = static_cast<int>(v);
       }
     };
-    triple("ntid", o.ntid);
-    triple("ctaid", o.ctaid);
-    triple("nctaid", o.nctaid);
+    triple("ntid", o.ntid, 1);
+    triple("ctaid", o.ctaid, 0);
+    triple("nctaid", o.nctaid, 1);
+    for (std::size_t k = 0; k < 3; ++k)
+      if (o.ctaid[k] >= o.nctaid[k])
+        f.fail(r["ctaid"] ? r["ctaid"] : r["nctaid"],
+               fmt::format("'ctaid' {} = {} is outside the grid: 'nctaid' {} = {}", "xyz"[k], o.ctaid[k], "xyz"[k],
+                           o.nctaid[k]));
     // Bounded here, where the YAML node can be named, before the interpreter sizes anything.
     const auto bounded = [&](const char* key, std::uint64_t hi) {
       const std::uint64_t v = integer_of(f, r[key], key);
@@ -216,6 +274,7 @@ void PtxState::apply(Machine& m) const {
     const YamlFile& f = file_;
     const YAML::Node& r = f.root;
     const ptx::Program& p = m.program();
+    ExactWork work;
     if (const YAML::Node regs = r["registers"]) {
       if (!regs.IsMap()) f.fail(regs, "'registers' is a map from register name to value");
       for (const auto& kv : regs) {
@@ -230,50 +289,49 @@ void PtxState::apply(Machine& m) const {
           for (int warp = 0; warp < m.warps(); ++warp) m.set_reg(warp * 32 + lane, idx, x);
         };
         if (v.IsScalar()) {
-          for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v, w, t, lane));
+          for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v, w, t, lane, work));
         } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
           for (const auto& part : v) {
             f.check_keys(part, {"lanes", "value"});
             if (!part["lanes"] || !part["value"]) f.fail(part, "expected {lanes: ..., value: ...}");
             const std::uint32_t lanes = parse_lanes(f, part["lanes"]);
             for (int lane = 0; lane < 32; ++lane)
-              if ((lanes >> lane) & 1U) set(lane, value_of(f, part["value"], w, t, lane));
+              if ((lanes >> lane) & 1U) set(lane, value_of(f, part["value"], w, t, lane, work));
           }
         } else if (v.IsSequence() && m.threads() > 32 && v.size() == static_cast<std::size_t>(m.threads())) {
           for (int th = 0; th < m.threads(); ++th)
-            m.set_reg(th, idx, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32));
+            m.set_reg(th, idx, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32, work));
         } else if (v.IsSequence()) {
           if (v.size() != 32)
             f.fail(v, fmt::format("a list of values per lane needs 32 entries{}, found {}",
                                   m.threads() > 32 ? fmt::format(" (or {}, one per thread)", m.threads()) : "", v.size()));
-          for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane));
+          for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v[static_cast<std::size_t>(lane)], w, t, lane, work));
         } else if (v.IsMap()) {
           f.check_keys(v, {"lanes", "value"});
           if (!v["lanes"] || !v["value"]) f.fail(v, "expected {lanes: ..., value: ...}");
           const std::uint32_t lanes = parse_lanes(f, v["lanes"]);
           for (int lane = 0; lane < 32; ++lane)
-            if ((lanes >> lane) & 1U) set(lane, value_of(f, v["value"], w, t, lane));
+            if ((lanes >> lane) & 1U) set(lane, value_of(f, v["value"], w, t, lane, work));
         } else {
           f.fail(v, "expected a value, a list of 32 values, or {lanes: ..., value: ...}");
         }
       }
     }
-    RampBudget ramps;
-    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared, ramps);
-    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global, ramps);
-    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant, ramps);
+    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared, work);
+    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global, work);
+    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant, work);
     if (const YAML::Node ps = r["params"]) {
       const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
         std::vector<std::uint8_t> bytes;
         if (val.IsMap()) {
           f.check_keys(val, {"bytes", "type", "values", "ramp"});
-          bytes = block_bytes(f, val, ramps);
+          bytes = block_bytes(f, val, work);
         } else {
           const int w = ptx::bits(v.type);
           if (v.size * 8 != static_cast<std::uint64_t>(w))
             f.fail(val, fmt::format("parameter {} is an array of {} bytes: give {{bytes: ...}} or {{type: ..., values: [...]}}",
                                     v.name, v.size));
-          const std::uint64_t x = value_of(f, val, w, v.type, 0);
+          const std::uint64_t x = value_of(f, val, w, v.type, 0, work);
           for (int i = 0; i < w / 8; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
         }
         if (bytes.size() > v.size)

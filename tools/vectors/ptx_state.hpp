@@ -3,8 +3,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "sim/budget.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/util/yaml_file.hpp"
 
@@ -38,15 +40,19 @@ struct MemoryBlock {
   int width = 1;
   YAML::Node node;
 };
-// Ramps (`type` + `ramp:`) of one STATE.yaml, or of one vector file's expected memory, are exact
-// rational arithmetic per element, whose time grows with about the square of the size of start and
-// step. They share one budget: an element costs w^2 units, w the 64-bit words of start and step
-// (numerators and denominators; 4 for short numbers), so 2^16 elements of short numbers fit, or a
-// few of 1000-digit ones. A file of a few KiB could otherwise ask for minutes of work.
-struct RampBudget {
-  static constexpr std::uint64_t kUnits = 1U << 20;
-  std::uint64_t left = kUnits;
+// Decimal numbers are exact rational arithmetic, whose time grows with about the square of their
+// size: a number costs w^2 units, w its 64-bit words (numerator and denominator; 2 for short
+// numbers), a ramp element w^2 with w the words of start and step (4 for short ones). The numbers
+// of one STATE.yaml, or of one vector file, share one budget (sim/budget.hpp: --max-exact-work),
+// charged before the work: a file of a few KiB, aliases expanded, could otherwise ask for minutes.
+struct ExactWork {
+  std::uint64_t left = budget().exact_units;
+  // Takes `units`, or fails at `at`: "N units of exact decimal arithmetic, more than the budget ...".
+  void charge(const YamlFile& f, const YAML::Node& at, std::uint64_t units);
 };
-std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, RampBudget& ramps);
+// The units of the decimal numbers in `text` ("1.5", "f16x2 1 2", "1e-300"), from their digits and
+// exponents, before any is converted; 0 for hex words.
+std::uint64_t decimal_units(std::string_view text);
+std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list, ExactWork& work);
 
 }  // namespace ptxmma

@@ -6,7 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -14,6 +13,7 @@
 #include "sim/catalog/mma_catalog.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
+#include "tools/vectors/output_file.hpp"
 #include "tools/vectors/word_format.hpp"
 
 namespace ptxmma {
@@ -82,6 +82,12 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
                             "a={} b={} c={} d={}",
                             set.manifest, gv.index, gv.ptx, gv.words.a, gv.words.b, gv.words.c, gv.words.d, need.a,
                             need.b, need.c, need.d));
+  for (const auto& [op, t] : gv.types) {
+    const Type want = op == "a" ? v->a : op == "b" ? v->b : op == "c" ? v->c : v->d;
+    if (t != want)
+      throw Error(fmt::format("{}: variants[{}] ({}): types: {} is {}, the instruction has {}", set.manifest, gv.index,
+                              gv.ptx, op, name(t), name(want)));
+  }
   r.family = v->family;
   const Model& model = models_for(arch).select(v->family, v->a, v->d);
   spdlog::debug("{}: {} cases, model {}", gv.ptx, gv.cases, model.name);
@@ -166,9 +172,7 @@ void write_json(const ReplayReport& r, const std::string& path) {
                              {"error", v.error},
                              {"family", v.family},
                              {"failed_case_indices", v.failed_case_indices}});
-  std::ofstream out(path);
-  if (!out) throw Error(fmt::format("{}: cannot write", path));
-  out << j.dump(2) << "\n";
+  write_output_file(path, j.dump(2) + "\n");
 }
 
 }  // namespace ptxmma

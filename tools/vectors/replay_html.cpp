@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
+#include "tools/vectors/output_file.hpp"
 #include "tools/vectors/word_format.hpp"
 
 namespace ptxmma {
@@ -79,8 +78,7 @@ std::string replay_html(const ReplayReport& r) {
 }
 
 void write_html(const ReplayReport& r, const std::string& path) {
-  std::ofstream f(path);
-  if (!(f << replay_html(r))) throw Error(fmt::format("{}: cannot write", path));
+  write_output_file(path, replay_html(r));
 }
 
 }  // namespace ptxmma

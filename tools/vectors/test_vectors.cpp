@@ -94,7 +94,8 @@ OperandInfo operand_info(const MmaVariant& v, Operand o) {
 }
 
 std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const OperandInfo& oi,
-                         const std::string& where) {
+                         const std::string& where, ExactWork& work) {
+  work.charge(f, at, decimal_units(tok));
   try {
     return parse_value_text(std::string(name(oi.t)) + " " + tok, oi.bits, ptx::PtxType::b32);
   } catch (const Error& e) {
@@ -115,13 +116,13 @@ std::vector<std::string> split_ws(const std::string& s) {
 
 // A whole matrix: a list of rows (each a list of values, or one string of values separated by
 // spaces; b1 rows may be strings of 0/1 digits), or a single value filling every cell.
-Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v, Operand o) {
+Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v, Operand o, ExactWork& work) {
   const OperandInfo oi = operand_info(v, o);
   const std::string op(name(o));
   const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows, oi.cols, name(oi.t));
   Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
   if (n.IsScalar()) {
-    const std::uint64_t x = cell_value(f, n, n.Scalar(), oi, op);
+    const std::uint64_t x = cell_value(f, n, n.Scalar(), oi, op, work);
     for (auto& r : m) std::fill(r.begin(), r.end(), x);
     return m;
   }
@@ -154,7 +155,7 @@ Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v,
     for (int c = 0; c < oi.cols; ++c) {
       const auto& [tok, at] = toks[static_cast<std::size_t>(c)];
       m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
-          cell_value(f, at, tok, oi, fmt::format("{}[{}][{}]", op, r, c));
+          cell_value(f, at, tok, oi, fmt::format("{}[{}][{}]", op, r, c), work);
     }
   }
   return m;
@@ -166,9 +167,10 @@ std::string typed_cell(std::uint64_t bits, const OperandInfo& oi) {
 
 // ---- registers of a snippet ----
 
-std::uint64_t reg_value(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType t, int lane) {
+std::uint64_t reg_value(const YamlFile& f, const YAML::Node& n, int width, ptx::PtxType t, int lane, ExactWork& work) {
   if (!n.IsScalar()) f.fail(n, "expected a value");
   if (n.Scalar() == "lane") return static_cast<std::uint64_t>(lane);
+  work.charge(f, n, decimal_units(n.Scalar()));
   try {
     return parse_value_text(n.Scalar(), width, t);
   } catch (const Error& e) {
@@ -176,7 +178,8 @@ std::uint64_t reg_value(const YamlFile& f, const YAML::Node& n, int width, ptx::
   }
 }
 
-std::vector<RegExpect> parse_expected_registers(const YamlFile& f, const YAML::Node& regs, const ptx::Program& p) {
+std::vector<RegExpect> parse_expected_registers(const YamlFile& f, const YAML::Node& regs, const ptx::Program& p,
+                                               ExactWork& work) {
   if (!regs.IsMap()) f.fail(regs, "'registers' is a map from register name to value");
   std::vector<RegExpect> out;
   for (const auto& kv : regs) {
@@ -192,11 +195,11 @@ std::vector<RegExpect> parse_expected_registers(const YamlFile& f, const YAML::N
       if (!pn["lanes"] || !pn["value"]) f.fail(pn, "expected {lanes: ..., value: ...}");
       const std::uint32_t lanes = parse_lanes(f, pn["lanes"]);
       for (int lane = 0; lane < 32; ++lane)
-        if ((lanes >> lane) & 1U) e.bits[static_cast<std::size_t>(lane)] = reg_value(f, pn["value"], w, t, lane);
+        if ((lanes >> lane) & 1U) e.bits[static_cast<std::size_t>(lane)] = reg_value(f, pn["value"], w, t, lane, work);
       e.lanes |= lanes;
     };
     if (v.IsScalar()) {
-      for (int lane = 0; lane < 32; ++lane) e.bits[static_cast<std::size_t>(lane)] = reg_value(f, v, w, t, lane);
+      for (int lane = 0; lane < 32; ++lane) e.bits[static_cast<std::size_t>(lane)] = reg_value(f, v, w, t, lane, work);
       e.lanes = 0xffffffffU;
     } else if (v.IsSequence() && v.size() > 0 && v[0].IsMap()) {
       for (const auto& pn : v) {
@@ -206,7 +209,7 @@ std::vector<RegExpect> parse_expected_registers(const YamlFile& f, const YAML::N
     } else if (v.IsSequence()) {
       if (v.size() != 32) f.fail(v, fmt::format("a list of values per lane needs 32 entries, found {}", v.size()));
       for (int lane = 0; lane < 32; ++lane)
-        e.bits[static_cast<std::size_t>(lane)] = reg_value(f, v[static_cast<std::size_t>(lane)], w, t, lane);
+        e.bits[static_cast<std::size_t>(lane)] = reg_value(f, v[static_cast<std::size_t>(lane)], w, t, lane, work);
       e.lanes = 0xffffffffU;
     } else if (v.IsMap()) {
       part(v);
@@ -226,7 +229,7 @@ std::string resolve(const std::string& file, const std::string& rel) {
 
 std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node& n, const std::string& file_target,
                                             const std::string& name, const std::vector<std::string>& lines,
-                                            RampBudget& ramps) {
+                                            ExactWork& work) {
   auto c = std::make_shared<VectorCase>();
   c->name = name;
   f.check_keys(n,
@@ -265,14 +268,14 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     for (const char* k : {"A", "B"})
       if (!n[k]) f.fail(n, fmt::format("case '{}' needs matrix {}", name, k));
     if (!ex["D"]) f.fail(ex, fmt::format("case '{}': 'expect' needs matrix D", name));
-    c->a = scatter_matrix(*c->v, Operand::a, parse_matrix(f, n["A"], *c->v, Operand::a));
-    c->b = scatter_matrix(*c->v, Operand::b, parse_matrix(f, n["B"], *c->v, Operand::b));
+    c->a = scatter_matrix(*c->v, Operand::a, parse_matrix(f, n["A"], *c->v, Operand::a, work));
+    c->b = scatter_matrix(*c->v, Operand::b, parse_matrix(f, n["B"], *c->v, Operand::b, work));
     const OperandInfo ci = operand_info(*c->v, Operand::c);
     c->c = scatter_matrix(*c->v, Operand::c,
-                          n["C"] ? parse_matrix(f, n["C"], *c->v, Operand::c)
+                          n["C"] ? parse_matrix(f, n["C"], *c->v, Operand::c, work)
                                  : Matrix(static_cast<std::size_t>(ci.rows),
                                           std::vector<std::uint64_t>(static_cast<std::size_t>(ci.cols))));
-    c->d = parse_matrix(f, ex["D"], *c->v, Operand::d);
+    c->d = parse_matrix(f, ex["D"], *c->v, Operand::d, work);
     c->is_mma = true;
     return c;
   }
@@ -289,7 +292,18 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   if (n["init"] && n["init_file"]) f.fail(n["init_file"], "give 'init' or 'init_file', not both");
   ptx::ParseOptions po;
   if (!c->target.empty()) po.default_target = c->target;  // a snippet without .target runs on the case's
-  if (n["entry"]) po.entry = scalar_of(f, n["entry"], "entry");
+  if (n["entry"]) {
+    po.entry = scalar_of(f, n["entry"], "entry");
+    po.entry_file = f.path;
+    po.entry_loc = {n["entry"].Mark().line + 1, n["entry"].Mark().column + 1};
+  }
+  // A missing file is named where the case names it.
+  const auto input_file = [&](const char* key) {
+    const std::string p = resolve(f.path, scalar_of(f, n[key], key));
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec)) f.fail(n[key], fmt::format("{} {}: no such file", key, p));
+    return p;
+  };
   if (n["max_steps"]) {
     try {
       c->max_steps = parse_value_text(scalar_of(f, n["max_steps"], "max_steps"), 64, ptx::PtxType::u64);
@@ -314,19 +328,19 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
           ptx::parse_ptx(std::string(static_cast<std::size_t>(std::max(first, 0)), '\n') + text, f.path, po));
     } else {
       c->program = std::make_shared<const ptx::Program>(
-          ptx::parse_ptx_file(resolve(f.path, scalar_of(f, n["snippet_file"], "snippet_file")), po));
+          ptx::parse_ptx_file(input_file("snippet_file"), po));
     }
   } catch (const Error& e) {
     throw Error(fmt::format("{}\n{}: case '{}': the snippet does not parse", e.what(), f.path, name));
   }
   if (n["init"]) c->state = std::make_shared<const PtxState>(PtxState::from_node(f.path, n["init"]));
   else if (n["init_file"])
-    c->state = std::make_shared<const PtxState>(PtxState::load(resolve(f.path, scalar_of(f, n["init_file"], "init_file"))));
+    c->state = std::make_shared<const PtxState>(PtxState::load(input_file("init_file")));
   else c->state = std::make_shared<const PtxState>();
-  if (ex["registers"]) c->regs = parse_expected_registers(f, ex["registers"], *c->program);
+  if (ex["registers"]) c->regs = parse_expected_registers(f, ex["registers"], *c->program, work);
   for (const char* space : {"global", "shared"})
     if (ex[space])
-      for (MemoryBlock& b : memory_blocks(f, ex[space], ramps)) c->memory.push_back({space, std::move(b)});
+      for (MemoryBlock& b : memory_blocks(f, ex[space], work)) c->memory.push_back({space, std::move(b)});
   try {
     (void)models_for(c->target);
   } catch (const Error& e) {
@@ -399,8 +413,11 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
       const std::uint64_t got = defined ? mem.load(addr, static_cast<int>(width)) : 0;
       if (defined && got == want) continue;
       if (++bad_mem > kMaxReported) continue;
+      const bool outside = mem.is_dense() && (addr > mem.size() || width > mem.size() - addr);
       out += fmt::format("  {} {:#x}: expected {}, got {}\n", space, addr, hex_text(want, 8 * b.width),
-                         defined ? hex_text(got, 8 * b.width) : "nothing (never written)");
+                         defined   ? hex_text(got, 8 * b.width)
+                         : outside ? fmt::format("nothing (outside {} memory [0, {:#x}))", space, mem.size())
+                                   : std::string("nothing (never written)"));
     }
   }
   bad += bad_mem;
@@ -472,14 +489,14 @@ VectorFile VectorFile::parse(const std::string& text, const std::string& path, c
   if (!cs) f.fail(r, "missing key 'cases'");
   if (!cs.IsSequence() || cs.size() == 0) f.fail(cs, "'cases' takes a non-empty list of cases");
   std::set<std::string> names;
-  RampBudget ramps;
+  ExactWork work;
   f.located([&] {
     for (std::size_t i = 0; i < cs.size(); ++i) {
       const YAML::Node n = cs[i];
       if (!n.IsMap()) f.fail(n, "a case is a map (name, instruction or snippet, ..., expect)");
       const std::string nm = n["name"] ? scalar_of(f, n["name"], "name") : fmt::format("case {}", i + 1);
       if (!names.insert(nm).second) f.fail(n["name"] ? n["name"] : n, fmt::format("duplicate case name '{}'", nm));
-      vf.cases.push_back(load_case(f, n, vf.target, nm, lines, ramps));
+      vf.cases.push_back(load_case(f, n, vf.target, nm, lines, work));
     }
   });
   return vf;

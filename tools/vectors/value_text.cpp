@@ -182,7 +182,7 @@ std::uint64_t element_value(std::string_view s, const ValueView& v, int bits) {
     const TypeInfo& ti = info(v.elem);
     if (x->cls == FpClass::infinity && !ti.has_inf) throw Error(fmt::format("{} has no infinity", ti.name));
     if (x->cls == FpClass::nan && ti.nan == NanCode::none) throw Error(fmt::format("{} has no NaN", ti.name));
-    const std::uint64_t code = round_exact(v.elem, *x, ConvertFlags{});
+    const std::uint64_t code = round_in_range(v.elem, *x, s);
     return v.elem == Type::tf32 ? container_of(ti, code) : code;
   }
   if (x->cls != FpClass::zero && x->cls != FpClass::normal && x->cls != FpClass::subnormal)
@@ -198,6 +198,17 @@ std::uint64_t element_value(std::string_view s, const ValueView& v, int bits) {
 }
 
 }  // namespace
+
+std::uint64_t round_in_range(Type t, const ExactValue& x, std::string_view text) {
+  const TypeInfo& ti = info(t);
+  const std::uint64_t code = round_exact(t, x, ConvertFlags{});
+  if (x.cls == FpClass::nan || x.cls == FpClass::infinity) return code;
+  const ExactValue got = exact_value(t, code);
+  if (got.cls == FpClass::nan || got.cls == FpClass::infinity || (x.negative && !ti.is_signed && x.value != 0))
+    throw Error(fmt::format("value {} is out of range for {} (largest finite {})", text, ti.name,
+                            to_decimal(exact_value(t, ti.max_finite()).value)));
+  return code;
+}
 
 std::uint64_t parse_value_text(std::string_view raw, int width, ptx::PtxType declared) {
   const std::string text = trim(raw);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "isa/ptx_types.hpp"
+#include "sim/numeric/exact.hpp"
 #include "sim/numeric/type.hpp"
 
 namespace ptxmma {
@@ -42,5 +43,10 @@ std::string typed_text(std::uint64_t bits, int width, const ValueView& view);
 //   per element of the view TYPE (element 0 in the low bits; each value a number or 0x code).
 // Error messages say what is wrong with `text`.
 std::uint64_t parse_value_text(std::string_view text, int width, ptx::PtxType declared);
+
+// `x` rounded (.rn) to an element of format `t`; a finite `x` past its range is an Error
+// ("value TEXT is out of range for f16 (largest finite 65504)"), as in `ptxmma format`, not
+// silently Inf or NaN. `text` names the value.
+std::uint64_t round_in_range(Type t, const ExactValue& x, std::string_view text);
 
 }  // namespace ptxmma

@@ -71,6 +71,7 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
   s.smem_alloc_bytes = static_cast<std::uint32_t>(count(j, "smem_alloc_bytes", m, 1, 256 * 1024));
   s.families = field<std::vector<std::string>>(j, "families", m);
   if (!j.contains("variants") || !j["variants"].is_array()) throw Error(fmt::format("{}: missing list 'variants'", m));
+  if (j["variants"].empty()) throw Error(fmt::format("{}: 'variants' is empty (a set that checks nothing passes nothing)", m));
   for (std::size_t i = 0; i < j["variants"].size(); ++i) {
     const json& e = j["variants"][i];
     WgmmaGoldenEntry v;
@@ -117,8 +118,14 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
   return s;
 }
 
+std::uint64_t wgmma_golden_file_bytes(const WgmmaGoldenEntry& e) {
+  const std::uint64_t per_case = 32 + static_cast<std::uint64_t>(e.smem_bytes) +
+                                 128ULL * 4 * static_cast<std::uint64_t>(e.a_words + e.c_words + e.e_words + e.d_words);
+  return static_cast<std::uint64_t>(e.cases) * per_case;
+}
+
 std::vector<WgmmaGoldenCase> read_wgmma_golden_cases(const WgmmaGoldenEntry& e) {
-  return split_wgmma_golden_cases(e, read_data_file(e.file), resolve_data_file(e.file));
+  return split_wgmma_golden_cases(e, read_golden_file(e.file, wgmma_golden_file_bytes(e)), resolve_data_file(e.file));
 }
 
 std::vector<WgmmaGoldenCase> split_wgmma_golden_cases(const WgmmaGoldenEntry& e, std::span<const std::uint8_t> bytes,

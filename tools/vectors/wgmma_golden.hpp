@@ -59,7 +59,10 @@ struct WgmmaGoldenCase {
 WgmmaGoldenSet read_wgmma_golden_set(const std::string& dir);
 // The same from the manifest's text (DIR/manifest.json in messages).
 WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::string& dir);
-// Reads an entry's cases; errors name the file and the case (truncation, bad header fields,
+// The bytes the manifest says an entry's .bin holds (decompressed): per case the header, the
+// shared-memory image and 128 threads' words.
+std::uint64_t wgmma_golden_file_bytes(const WgmmaGoldenEntry& e);
+// Reads an entry's cases (within the golden-bytes budget, data_file.hpp); errors name the file and the case (truncation, bad header fields,
 // trailing bytes).
 std::vector<WgmmaGoldenCase> read_wgmma_golden_cases(const WgmmaGoldenEntry& e);
 // The same from the bytes of the .bin, named `file` in messages.

@@ -105,6 +105,10 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
   std::vector<std::uint32_t> got;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const WgmmaGoldenCase& c = cases[i];
+    if (static_cast<std::uint64_t>(c.smem_base) + c.image.size() > set.smem_alloc_bytes)
+      throw Error(fmt::format("{}: case {}: the shared image at {:#x} ({} bytes) ends past the manifest's "
+                              "smem_alloc_bytes {}",
+                              where, i, c.smem_base, c.image.size(), set.smem_alloc_bytes));
     smem.fill(0);
     smem.write(c.smem_base, c.image, fmt::format("the shared image of {} case {}", e.label(), i));
     WgmmaInputs in;
