@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 
 namespace ptxmma::ptx {
 

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "isa/ptx_program.hpp"
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/memory.hpp"
 #include "sim/state/warp.hpp"

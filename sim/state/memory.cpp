@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma {

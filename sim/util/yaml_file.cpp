@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/util/input_file.hpp"
+#include "sim/util/yaml_scan.hpp"
 
 namespace ptxmma {
 
@@ -15,6 +16,7 @@ YamlFile YamlFile::load(const std::string& path) { return parse(read_input_file(
 
 YamlFile YamlFile::parse(const std::string& text, const std::string& path) {
   try {
+    (void)scan_yaml(text, path);  // the node budget, alias cycles, one document: before any node is built
     return YamlFile{path, YAML::Load(text)};
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own message is "bad file"
     throw Error(fmt::format("{}:{}:{}: nested more than {} levels deep", path, e.mark.line + 1, e.mark.column + 1,
@@ -48,9 +50,13 @@ void YamlFile::check_keys(const YAML::Node& map, std::initializer_list<std::stri
 
 void YamlFile::check_unique_keys() const {
   std::vector<YAML::Node> stack{root};  // no recursion: nesting depth is the input's
+  // Each node once: an alias is the node its anchor names, with that node's mark (where it was
+  // written), so aliases add nothing to the walk.
+  std::set<std::size_t> walked;
   while (!stack.empty()) {
     const YAML::Node n = stack.back();
     stack.pop_back();
+    if ((n.IsMap() || n.IsSequence()) && !walked.insert(static_cast<std::size_t>(n.Mark().pos)).second) continue;
     if (n.IsMap()) {
       std::set<std::string> seen;
       for (const auto& kv : n) {

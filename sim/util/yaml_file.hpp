@@ -17,12 +17,14 @@ struct YamlFile {
   // Reads `path` (bounded: sim/util/input_file.hpp) and parses it.
   static YamlFile load(const std::string& path);
   // Parses `text`, naming it `path` in messages. Nesting deeper than yaml-cpp's guard (499
-  // levels) is an error, not a stack overflow.
+  // levels) is an error, not a stack overflow; so are more nodes than the YAML-node budget
+  // (aliases expanded), an alias inside its own anchor's node and a second document
+  // (sim/util/yaml_scan.hpp), found before yaml-cpp builds a node.
   static YamlFile parse(const std::string& text, const std::string& path);
   [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const;
   [[noreturn]] void fail_at(const YAML::Mark& at, const std::string& what) const;
   // yaml-cpp keeps both entries of a repeated key: "file:line:col: duplicate key 'k'" for the first
-  // repeat in any map of the file.
+  // repeat in any map of the file (each map once, however many aliases name it).
   void check_unique_keys() const;
   // `map` must be a map whose keys are all in `keys`; `where` ("a case") names it in the message.
   // Indexing a scalar node throws from inside yaml-cpp, so callers check here before `map[key]`.

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/error.hpp"
 #include "tools/vectors/data_file.hpp"
 #include "tools/vectors/golden_set.hpp"

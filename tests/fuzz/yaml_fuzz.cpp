@@ -15,7 +15,7 @@
 #include <string>
 
 #include "isa/ptx_parser.hpp"
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tools/vectors/ptx_state.hpp"

@@ -1,6 +1,8 @@
-// The run's budget (sim/budget.hpp, docs/robustness.md "Budgets"): each crossing is a located
+// The run's budget (sim/util/budget.hpp, docs/robustness.md "Budgets"): each crossing is a located
 // error naming the budget and the option that raises it, raised before the allocation or the work;
 // and the hostile inputs of issue 24 that once hung, blew up or passed silently.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include "isa/ptx_parser.hpp"
@@ -105,6 +107,40 @@ TEST(Malformed, ExactArithmeticOfValues) {
             }),
             path + ":2:8045: 1078656 units of exact decimal arithmetic in the file, more than the budget of 1048576 "
                    "(raise it with --max-exact-work)");
+}
+
+TEST(Malformed, YamlAliases) {
+  const TempDir dir;
+  std::string laughs = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (char c = 'b'; c <= 'i'; ++c)
+    laughs += fmt::format("{0}: &{0} [{1}]\n", c, fmt::join(std::vector<std::string>(10, std::string("*") + char(c - 1)), ", "));
+  const std::vector<Bad> bad = {
+      // Once a hang: every walk went round the cycle for ever.
+      {"alias cycle in a state", "registers: &a\n  \"%r0\": *a\n", "FILE:2:10: an alias inside the node its anchor names (a cycle)"},
+      {"alias cycle in a vector file", "cases: &c\n  - *c\n", "FILE:2:5: an alias inside the node its anchor names (a cycle)"},
+      // Once past a minute: 10^9 nodes to walk.
+      {"billion laughs", laughs, "FILE:6:37: 1123462 YAML nodes (aliases expanded), more than the budget of 1048576 (raise it with --max-yaml-nodes)"},
+      {"second document", "ntid: [64]\n---\nntid: [2048]\n", "FILE:2:1: a second YAML document (after '---' or '...'): a file holds one"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.what);
+    const std::string path = dir.write("f.yaml", b.input);
+    std::string want = b.error;
+    want.replace(0, 4, path);
+    EXPECT_EQ(error_of([&] { (void)PtxState::load(path); }), want);
+  }
+  // The duplicate-key check walks an aliased node once: 1.2 million nodes written as 6 lines.
+  const BudgetScope nodes(&Budget::yaml_nodes, 1ULL << 30);
+  laughs.resize(laughs.find("g:"));
+  const std::string path = dir.write("f.yaml", laughs + "f: 1\n");
+  EXPECT_EQ(error_of([&] { (void)PtxState::load(path); }), path + ":7:1: duplicate key 'f'");
+  // One such file no longer stops `ptxmma test` from reporting the others.
+  const std::string cycle = dir.write("cycle.test.yaml", "cases: &c\n  - *c\n");
+  const std::string ok = kSource + "/examples/snippet_ldmatrix_mma.test.yaml";
+  const Cli test = ptxmma("test " + cycle + " " + ok, dir);
+  EXPECT_EQ(test.status, 1);
+  EXPECT_NE(test.out.find("FAIL " + cycle + ": (file)\n  " + cycle + ":2:5: an alias inside"), std::string::npos) << test.out;
+  EXPECT_NE(test.out.find(" passed, 1 failed\n"), std::string::npos) << test.out;
 }
 
 TEST(Malformed, CommandLineOptions) {

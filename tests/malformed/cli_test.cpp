@@ -37,7 +37,7 @@ TEST(Malformed, FilesThatNeverEndOrAreTooLarge) {
   std::filesystem::resize_file(yaml, (64ULL << 20) + 1);  // sparse: nothing is written
   const Cli big = ptxmma("test " + yaml, dir);
   EXPECT_EQ(big.status, 1);
-  EXPECT_EQ(big.out, "FAIL " + yaml + ": (file)\n  " + yaml + ": 67108865 bytes, more than the limit of 67108864\n"
+  EXPECT_EQ(big.out, "FAIL " + yaml + ": (file)\n  " + yaml + ": 67108865 bytes, more than the budget of 67108864 (raise it with --max-input-bytes)\n"
                      "test: 0 passed, 1 failed\n");
   const std::string snippet = dir.write("snippet.test.yaml",
                                         "cases:\n  - snippet_file: /dev/zero\n    expect: {registers: {}}\n");

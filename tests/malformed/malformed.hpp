@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma::malformed {
@@ -33,7 +33,7 @@ inline std::string error_of(const std::function<void()>& f) {
   return "no error";
 }
 
-// One budget (sim/budget.hpp) lowered for a test, restored after it.
+// One budget (sim/util/budget.hpp) lowered for a test, restored after it.
 class BudgetScope {
  public:
   BudgetScope(std::uint64_t Budget::*field, std::uint64_t value) : field_(field), saved_(budget().*field) {

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 
 namespace ptxmma::cli {
 

@@ -1,4 +1,4 @@
-// The command-line options that raise (or lower) the run's budget (sim/budget.hpp), on the
+// The command-line options that raise (or lower) the run's budget (sim/util/budget.hpp), on the
 // top-level app so every subcommand has them.
 #pragma once
 #include <CLI/CLI.hpp>

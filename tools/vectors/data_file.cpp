@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma {

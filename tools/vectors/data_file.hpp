@@ -14,7 +14,7 @@ std::string resolve_data_file(const std::string& path);
 // The bytes of resolve_data_file(path), decompressed if it ends in .xz. Errors name the file.
 std::vector<std::uint8_t> read_data_file(const std::string& path);
 // A golden-set data file whose manifest says it holds `expected` bytes (decompressed): first the
-// budget (sim/budget.hpp: --max-golden-bytes) is checked for those bytes and the two copies the
+// budget (sim/util/budget.hpp: --max-golden-bytes) is checked for those bytes and the two copies the
 // readers make of them (words, then cases), then the file is read; an .xz is decompressed no
 // further than `expected` bytes, so a small file cannot expand to GiBs.
 std::vector<std::uint8_t> read_golden_file(const std::string& path, std::uint64_t expected);

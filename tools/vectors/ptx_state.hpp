@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/budget.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/util/yaml_file.hpp"
 
@@ -43,7 +43,7 @@ struct MemoryBlock {
 // Decimal numbers are exact rational arithmetic, whose time grows with about the square of their
 // size: a number costs w^2 units, w its 64-bit words (numerator and denominator; 2 for short
 // numbers), a ramp element w^2 with w the words of start and step (4 for short ones). The numbers
-// of one STATE.yaml, or of one vector file, share one budget (sim/budget.hpp: --max-exact-work),
+// of one STATE.yaml, or of one vector file, share one budget (sim/util/budget.hpp: --max-exact-work),
 // charged before the work: a file of a few KiB, aliases expanded, could otherwise ask for minutes.
 struct ExactWork {
   std::uint64_t left = budget().exact_units;
