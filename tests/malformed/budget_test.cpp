@@ -119,7 +119,7 @@ TEST(Malformed, YamlAliases) {
       {"alias cycle in a state", "registers: &a\n  \"%r0\": *a\n", "FILE:2:10: an alias inside the node its anchor names (a cycle)"},
       {"alias cycle in a vector file", "cases: &c\n  - *c\n", "FILE:2:5: an alias inside the node its anchor names (a cycle)"},
       // Once past a minute: 10^9 nodes to walk.
-      {"billion laughs", laughs, "FILE:6:37: 1123462 YAML nodes (aliases expanded), more than the budget of 1048576 (raise it with --max-yaml-nodes)"},
+      {"billion laughs", laughs, "FILE:6:40: 1123462 YAML nodes (aliases expanded), more than the budget of 1048576 (raise it with --max-yaml-nodes)"},
       {"second document", "ntid: [64]\n---\nntid: [2048]\n", "FILE:2:1: a second YAML document (after '---' or '...'): a file holds one"},
   };
   for (const Bad& b : bad) {
