@@ -95,9 +95,11 @@ void reg(const Program& p, const Instruction& ins, Operand& op, PtxType t, std::
     fail(op.loc, fmt::format("{} of '{}' must be a register, not {} ('{}')", what, ins.text, kind_name(op.kind), op.text));
   if (op.negated) fail(op.loc, fmt::format("'!' applies only to predicate operands ({} of '{}')", what, ins.text));
   check_reg_type(p, ins, op, t, what, wider);
+  op.type = t;
 }
 
 void value(const Program& p, const Instruction& ins, Operand& op, PtxType t, std::string_view what, bool wider) {
+  op.type = t;
   switch (op.kind) {
     case Operand::Kind::reg: reg(p, ins, op, t, what, wider); return;
     case Operand::Kind::imm: coerce_imm(ins, op, t, what); return;
@@ -117,6 +119,7 @@ void value(const Program& p, const Instruction& ins, Operand& op, PtxType t, std
 }
 
 void pred(const Program& p, const Instruction& ins, Operand& op, std::string_view what, bool negation_ok) {
+  op.type = PtxType::pred;
   if (op.kind == Operand::Kind::imm && (op.value == 0 || op.value == 1) && !op.imm_float) return;
   if (op.kind != Operand::Kind::reg)
     fail(op.loc, fmt::format("{} of '{}' must be a predicate register, not {} ('{}')", what, ins.text,

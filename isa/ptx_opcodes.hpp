@@ -32,6 +32,9 @@ struct OpcodeSpec {
   std::string_view opcode;
   DecodeFn decode;
   Flow flow = Flow::normal;
+  // Qualifier axes a form enumerator expands ("{|rn|rz} {f32|f64}"; see register_alu); "" for
+  // opcodes it does not cover.
+  std::string_view forms = {};
 };
 
 std::span<const OpcodeSpec> opcode_table();

@@ -46,6 +46,7 @@ struct Operand {
   Special special = Special::laneid;
   int target = -1;           // label
   std::vector<Operand> elems;
+  PtxType type = PtxType::none;  // what the decoder checked it as (.pred for predicates)
   [[nodiscard]] std::int64_t offset() const { return static_cast<std::int64_t>(value); }
 };
 

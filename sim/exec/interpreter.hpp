@@ -124,6 +124,9 @@ class Machine {
   // Special registers of a thread (as in reg()).
   [[nodiscard]] std::uint32_t special(ptx::Special s, int thread) const;
 
+  // A diagnostic of the running instruction: a warning in summary(), or thrown under strict.
+  void diagnose(const ptx::Instruction& ins, const std::string& what);
+
  private:
   struct Prepared;
   // One warp's SIMT state.
@@ -147,7 +150,6 @@ class Machine {
   void complete_collectives();
   void run_wgmma(int group);
   void finish();
-  void diagnose(const ptx::Instruction& ins, const std::string& what);  // a warning, or thrown under strict
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 
   const ptx::Program& prog_;

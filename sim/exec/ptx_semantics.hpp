@@ -61,7 +61,11 @@ void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmm
 
 // Float arithmetic of one instruction on one lane (sem_float.cpp), for the shared opcodes.
 std::uint64_t float_arith(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b, std::uint64_t c);
-// setp on float types: the comparison of a and b.
-bool float_compare(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b);
+// setp and set on float types: the comparison of elements a and b of type t.
+bool float_compare(const ptx::Instruction& ins, ptx::PtxType t, std::uint64_t a, std::uint64_t b);
+// slct with an .f32 selector c: whether it picks a.
+bool slct_select_a(const ptx::Instruction& ins, std::uint64_t c);
+// testp of a.
+bool float_test(const ptx::Instruction& ins, std::uint64_t a);
 
 }  // namespace ptxmma::exec

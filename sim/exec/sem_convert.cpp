@@ -3,14 +3,13 @@
 //
 // Float -> integer (.rni .rzi .rmi .rpi) splits |x| into its integer part I and fraction f; the
 // parity bit of I plus f goes through round_to_integer (so ties-to-even sees I's parity), and I
-// less that bit is added back; the result saturates to the destination range, NaN gives 0.
-// Round-to-integral float conversions (cvt.rni.f32.f32) do the same and convert the integer back,
-// exactly, keeping the sign of a zero.
+// less that bit is added back; the result saturates to the destination range. Round-to-integral
+// float conversions (cvt.rni.f32.f32) do the same and convert the integer back, exactly, keeping
+// the sign of a zero. Integer -> integer conversions extend the source by its signedness.
 //
-// NaN inputs of float -> float conversions follow what an H100 stored (docs/hardware/snippets-sm90.md):
-// f32 <-> f64 keep the sign and the payload's high bits and set the quiet bit; cvt.rna.tf32.f32
-// keeps the f32 bits above the tf32 field (sign and payload, a signalling NaN stays signalling);
-// every other conversion gives the destination's canonical NaN (f16 -> f32: 0x7fffffff).
+// NaN inputs, .ftz and .sat follow what an H200 gave (docs/hardware/alu-sm90.md): float -> integer
+// NaN is 0x80...0 from .f64 or into 64 bits, else 0; float -> float NaNs per pair of formats
+// (nan_result); .sat makes a NaN +0.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,7 +36,7 @@ bool is_float(PtxType t) { return ptx::type_class(t) == TypeClass::floating; }
 u128 integer_magnitude(Type t, const Fields& f, Rounding mode) {
   const int e = f.exponent - info(t).man_bits;
   const u128 sig = f.significand;
-  if (e >= 0) return e > 100 ? (u128{1} << 100) : sig << e;
+  if (e >= 0) return e > 60 ? (u128{1} << 100) : sig << e;  // sig < 2^64: no wrap
   const int shift = -e;
   const u128 whole = shift >= 128 ? 0 : sig >> shift;
   const u128 low = shift >= 128 ? sig : (((whole & 1U) << shift) | (sig & ((u128{1} << shift) - 1)));
@@ -53,7 +52,12 @@ std::uint64_t float_to_int(Type t, std::uint64_t code, PtxType dst, Rounding mod
   const i128 lo = s ? -(static_cast<i128>(1) << (w - 1)) : 0;
   const Fields f = decode(t, code);
   i128 v = 0;
-  if (f.cls == FpClass::nan) return 0;
+  if (f.cls == FpClass::nan) {
+    // 64-bit destinations and .f64 sources give the destination width's lowest signed value
+    // (0x80...0, whatever the signedness); narrower conversions of the other formats give 0.
+    if (w == 64 || t == Type::f64) return (1ULL << (w - 1)) & mask_of(w);
+    return 0;
+  }
   if (f.cls == FpClass::infinity) {
     v = f.sign ? lo : hi;
   } else {
@@ -86,13 +90,31 @@ std::uint64_t saturate01(Type t, std::uint64_t v) {
 }
 
 // The NaN a float -> float conversion of NaN `a` gives (see the top of the file).
-std::uint64_t nan_result(Type sf, std::uint64_t a, Type df) {
-  if (sf == Type::f32 && df == Type::f64)
-    return ((a >> 31) << 63) | 0x7ff8000000000000ULL | ((a & 0x7fffffULL) << 29);
-  if (sf == Type::f64 && df == Type::f32)
-    return ((a >> 63) << 31) | 0x7fc00000ULL | ((a >> 29) & 0x7fffffULL);
-  return info(df).canonical_nan();
+std::uint64_t nan_result(const ptx::Decoded& d, Type sf, std::uint64_t a, Type df) {
+  const TypeInfo& si = info(sf);
+  const TypeInfo& di = info(df);
+  if (d.sat) return 0;
+  if (sf == df) {
+    if (!d.int_rnd && !d.ftz && (df == Type::f32 || df == Type::f64)) return a;  // a move: the bits as they are
+    if (df == Type::f64) return a | (1ULL << (di.man_bits - 1));  // quietened
+    return di.canonical_nan();
+  }
+  if (d.ftz && sf == Type::f32) a = 0x7fffffffULL;  // .ftz canonicalises the f32 source first
+  else if (d.ftz && sf != Type::f64) return di.canonical_nan();
+  const std::uint64_t sign = (a >> (si.bits - 1)) & 1U;
+  const std::uint64_t payload = a & ((1ULL << si.man_bits) - 1);
+  if (df == Type::f64)  // widened: sign, quiet bit, payload at the top of the fraction
+    return sign << 63 | 0x7ff8000000000000ULL | payload << (di.man_bits - si.man_bits);
+  if (sf == Type::bf16 && df == Type::f32) return a << 16;  // exact: even a signalling NaN stays
+  if (sf == Type::f64)  // narrowed: sign, quiet bit, the payload's top bits
+    return sign << (di.bits - 1) | (di.mask() >> 1 & ~((1ULL << (di.man_bits - 1)) - 1)) |
+           (payload >> (si.man_bits - di.man_bits) & ((1ULL << (di.man_bits - 1)) - 1));
+  return di.canonical_nan();
 }
+
+// The .ftz of cvt flushes a subnormal .f32 source, except into .f16 (whose conversion ignores
+// it: cvt.rm.ftz.f16.f32 of 0x80000001 is 0x8001; cvt.rm.ftz.bf16.f32 gives 0x8000).
+bool flushes_source(const ptx::Decoded& d, Type sf, PtxType dt) { return d.ftz && sf == Type::f32 && dt != PtxType::f16; }
 
 std::uint64_t scalar(const Instruction& ins, std::uint64_t a) {
   const ptx::Decoded& d = ins.d;
@@ -102,10 +124,10 @@ std::uint64_t scalar(const Instruction& ins, std::uint64_t a) {
   const Rounding mode = d.rnd.value_or(Rounding::rn);
   if (is_float(st)) {
     const Type sf = *ptx::element_format(st);
-    if (d.ftz && sf == Type::f32) a = flush(sf, a);
+    if (flushes_source(d, sf, dt)) a = flush(sf, a);
     if (!is_float(dt)) return float_to_int(sf, a, dt, mode);
     const Type df = *ptx::element_format(dt);
-    if (decode(sf, a).cls == FpClass::nan) return nan_result(sf, a, df);
+    if (decode(sf, a).cls == FpClass::nan) return nan_result(d, sf, a, df);
     std::uint64_t r;
     if (d.int_rnd) {
       const std::uint64_t wide = sf == df ? a : convert(sf, a, df, ConvertFlags{Rounding::rn});
@@ -130,7 +152,7 @@ std::uint64_t scalar(const Instruction& ins, std::uint64_t a) {
     return r;
   }
   const int w = ptx::bits(dt);
-  if (!d.sat) return a & mask_of(std::min(w, 64));
+  if (!d.sat) return static_cast<std::uint64_t>(sv) & mask_of(w);  // sign- or zero-extended from the source type
   const bool dsigned = ptx::type_class(dt) == TypeClass::signed_int;
   const i128 hi = dsigned ? (static_cast<i128>(1) << (w - 1)) - 1 : (static_cast<i128>(1) << w) - 1;
   const i128 lo = dsigned ? -(static_cast<i128>(1) << (w - 1)) : 0;
@@ -178,8 +200,16 @@ void cvt(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       case 3: {  // tf32: the 19-bit code in bits [31:13]
         std::uint64_t aa = a & 0xffffffffULL;
         if (d.ftz) aa = flush(Type::f32, aa);
-        r = decode(Type::f32, aa).cls == FpClass::nan ? aa & 0xffffe000ULL
-                                                      : container_of(info(Type::tf32), convert(Type::f32, aa, Type::tf32, flags));
+        const bool rna = d.rnd == Rounding::rna;
+        if ((aa & 0x7f800000U) == 0x7f800000U && rna && d.satfinite) {
+          // ptxas's sequence skips the rounding add for Inf and NaN, clears the low 13 bits and, the
+          // result being Inf or NaN, takes one tf32 unit off: +-Inf -> +-max, NaN -> a NaN one below.
+          r = (aa & 0xffffe000ULL) - 0x2000U;
+        } else if (decode(Type::f32, aa).cls == FpClass::nan) {
+          r = rna ? aa & 0xffffe000ULL : 0x7fffe000ULL;  // .rna keeps the bits above the field
+        } else {
+          r = container_of(info(Type::tf32), convert(Type::f32, aa, Type::tf32, flags));
+        }
         break;
       }
       default: throw Error("unknown cvt form");

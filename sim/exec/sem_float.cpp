@@ -1,17 +1,15 @@
-// Floating-point add sub mul fma mad min max neg abs and setp on .f16 .f16x2 .bf16 .bf16x2 .f32
-// .f64: every result is the exact value rounded once through sim/numeric (fma_step of sim/model:
-// an exact product and sum on integer significands, then round_to), never host float arithmetic.
+// Floating-point add sub mul fma mad div rcp sqrt min max neg abs copysign, setp/set comparisons,
+// slct's selector and testp on .f16 .f16x2 .bf16 .bf16x2 .f32 .f64: every result is the exact
+// value rounded once through sim/numeric (fma_step of sim/model: an exact product and sum on
+// integer significands, then round_to; integer division and square root of the significands for
+// div, rcp, sqrt), never host float arithmetic.
 //
-// Rules (PTX ISA; the ones no hardware capture has checked are marked):
-// * add/sub/mul default to .rn. sub is add with b's sign flipped. mul is fma(a, b, -0) with an
-//   exact zero product returned as the signed zero.
-// * NaN results of .f32/.f16/.bf16 are the canonical NaN (0x7fffffff, 0x7fff); .f64 keeps the
-//   first NaN operand's payload, quietened, and 0xfff8000000000000 for invalid operations
-//   (unverified on hardware).
-// * .ftz: subnormal inputs and results become zeros of the same sign. .sat clamps to [0, 1]
-//   (NaN -> +0). .relu (f16/bf16 fma): negative -> +0, NaN -> canonical NaN.
-// * min/max: a NaN operand gives the other one (both NaN, or any NaN with .NaN: the canonical
-//   NaN); -0 is below +0.
+// add/sub/mul default to .rn; sub is add with b's sign flipped; mul is fma(a, b, -0) with an exact
+// zero product returned as the signed zero. Where the PTX ISA leaves the bits open, they are an
+// H200's (docs/hardware/alu-sm90.md): NaN results (canonical for .f32/.f16/.bf16; .f64 passes an
+// operand's NaN on, quietened, and gives 0xfff8000000000000 for invalid operations), .sat of a NaN
+// (+0), .ftz (subnormal inputs flushed; results flushed when tiny before rounding), .xorsign.abs
+// with a NaN, testp.normal of zero. min/max: a NaN operand gives the other one; -0 is below +0.
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
@@ -49,6 +47,25 @@ std::uint64_t canonical_nan(Type t) {
 }
 
 bool is_nan(Type t, std::uint64_t v) { return decode(t, v).cls == FpClass::nan; }
+
+constexpr std::uint64_t kQuiet64 = 1ULL << 51;
+bool is_signalling(Type t, std::uint64_t v) { return is_nan(t, v) && !(v & (1ULL << (info(t).man_bits - 1))); }
+
+// The NaN of an arithmetic instruction with NaN operands (docs/hardware/alu-sm90.md): .f64 gives
+// a signalling NaN before a quiet one, and among those of one kind b's before c's before a's,
+// quietened, sign and payload kept; the other types their canonical NaN.
+std::uint64_t nan_of(Type t, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0, int n = 1) {
+  if (t != Type::f64) return canonical_nan(t);
+  const std::uint64_t order[3] = {b, c, a};
+  const int first = n == 1 ? 2 : 0;  // a unary operation's only operand is a
+  for (int i = first; i < 3; ++i)
+    if ((i != 1 || n == 3) && is_signalling(t, order[i])) return order[i] | kQuiet64;
+  for (int i = first; i < 3; ++i)
+    if ((i != 1 || n == 3) && is_nan(t, order[i])) return order[i];
+  return 0xfff8000000000000ULL;
+}
+// The NaN of an invalid operation (0 * inf, inf - inf, sqrt(-1)): .f64 0xfff8000000000000.
+std::uint64_t invalid_nan(Type t) { return t == Type::f64 ? 0xfff8000000000000ULL : canonical_nan(t); }
 bool is_subnormal(Type t, std::uint64_t v) { return decode(t, v).cls == FpClass::subnormal; }
 
 std::uint64_t flush(Type t, std::uint64_t v) {
@@ -93,6 +110,64 @@ std::uint64_t divide(Type t, std::uint64_t a, std::uint64_t b, Rounding mode) {
   return round_to(t, Unrounded{sign != 0, fa.exponent - fb.exponent - shift, q, rem != 0}, ConvertFlags{mode});
 }
 
+// floor(sqrt(v)) and whether it is inexact, bit by bit.
+std::pair<u128, bool> integer_sqrt(u128 v) {
+  u128 root = 0, rem = v;
+  u128 bit = u128{1} << 126;
+  while (bit > v) bit >>= 2;
+  while (bit != 0) {
+    if (rem >= root + bit) {
+      rem -= root + bit;
+      root = (root >> 1) + bit;
+    } else {
+      root >>= 1;
+    }
+    bit >>= 2;
+  }
+  return {root, rem != 0};
+}
+
+// IEEE square root, correctly rounded: the integer root of the significand scaled to an even
+// exponent with enough bits for the rounding, the remainder as the sticky bit.
+std::uint64_t square_root(Type t, std::uint64_t a, Rounding mode) {
+  const TypeInfo& ti = info(t);
+  const Fields f = decode(t, a);
+  if (f.cls == FpClass::nan) return nan_of(t, a);
+  if (f.cls == FpClass::zero) return a;
+  if (f.sign) return invalid_nan(t);
+  if (f.cls == FpClass::infinity) return a;
+  int e = f.exponent - ti.man_bits;
+  u128 sig = f.significand;
+  const int lead = 128 - static_cast<int>(__builtin_clzll(static_cast<std::uint64_t>(sig))) - 64;
+  int shift = 2 * (ti.man_bits + 4) - lead;
+  if (shift < 0) shift = 0;
+  if ((e - shift) % 2 != 0) ++shift;
+  sig <<= shift;
+  e -= shift;
+  const auto [root, inexact] = integer_sqrt(sig);
+  return round_to(t, Unrounded{false, e / 2, root, inexact}, ConvertFlags{mode});
+}
+
+// add sub mul fma mad div sqrt rcp, rounded once in `mode` (NaN operands of .f64 handled before).
+std::uint64_t rounded(const Instruction& ins, Type t, std::uint64_t a, std::uint64_t b, std::uint64_t c, Rounding mode) {
+  const std::string& op = ins.opcode;
+  const std::uint64_t sign = info(t).sign_bit();
+  const Model& m = scalar_model();
+  if (op == "add") return fma_step(m, t, a, one(t), b, mode);
+  if (op == "sub") return fma_step(m, t, a, one(t), is_nan(t, b) ? b : b ^ sign, mode);
+  if (op == "mul") {
+    const Fields fa = decode(t, a), fb = decode(t, b);
+    const bool zero = (fa.cls == FpClass::zero && (fb.cls != FpClass::infinity && fb.cls != FpClass::nan)) ||
+                      (fb.cls == FpClass::zero && (fa.cls != FpClass::infinity && fa.cls != FpClass::nan));
+    return zero ? ((fa.sign != fb.sign) ? sign : 0) : fma_step(m, t, a, b, sign, mode);
+  }
+  if (op == "fma" || op == "mad") return fma_step(m, t, a, b, c, mode);
+  if (op == "div") return divide(t, a, b, mode);
+  if (op == "sqrt") return square_root(t, a, mode);
+  if (op == "rcp") return divide(t, one(t), a, mode);
+  throw Error(fmt::format("'{}' is not a floating-point operation", ins.text));
+}
+
 std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   const std::string& op = ins.opcode;
   const ptx::Decoded& d = ins.d;
@@ -103,39 +178,46 @@ std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint
     b = flush(t, b);
     c = flush(t, c);
   }
+  // neg and abs of a NaN: the canonical NaN, or for .f64 the NaN quietened with its sign.
+  if ((op == "neg" || op == "abs") && is_nan(t, a)) return t == Type::f64 ? a | kQuiet64 : canonical_nan(t);
   if (op == "neg") return (a ^ sign) & ti.mask();
   if (op == "abs") return a & ~sign & ti.mask();
+  if (op == "copysign") return (b & ~sign) | (a & sign);  // d = b with a's sign
+  if (d.approx || (op == "div" && d.mode == 1))
+    throw Error(fmt::format("'{}': the approximation's bits are not modelled yet (issue 21)", ins.text));
   if (op == "min" || op == "max") {
     const bool na = is_nan(t, a), nb = is_nan(t, b);
     if (na || nb) {
-      if ((na && nb) || d.mode == 1) return t == Type::f64 ? scalar_model().nan_invalid : canonical_nan(t);
+      if ((na && nb) || d.mode == 1) return t == Type::f64 ? b | kQuiet64 : canonical_nan(t);  // .f64: b
+      // .xorsign.abs: the other operand's magnitude, with the xor of both signs.
+      if (d.mode2 == 1) return ((na ? b : a) & ~sign) | ((a ^ b) & sign);
       return na ? b : a;
+    }
+    if (d.mode2 == 1) {  // .xorsign.abs: the magnitudes compared, the sign the xor of theirs
+      const std::uint64_t s = (a ^ b) & sign;
+      a &= ~sign;
+      b &= ~sign;
+      const bool a_less = key(t, a, true) < key(t, b, true);
+      return ((op == "min") == a_less ? a : b) | s;
     }
     const bool a_less = key(t, a, true) < key(t, b, true);
     return (op == "min") == a_less ? a : b;
   }
   const Rounding mode = d.rnd.value_or(Rounding::rn);
-  const Model& m = scalar_model();
-  std::uint64_t r = 0;
-  if (op == "add") {
-    r = fma_step(m, t, a, one(t), b, mode);
-  } else if (op == "sub") {
-    r = fma_step(m, t, a, one(t), is_nan(t, b) ? b : b ^ sign, mode);
-  } else if (op == "mul") {
-    const Fields fa = decode(t, a), fb = decode(t, b);
-    const bool zero = (fa.cls == FpClass::zero && (fb.cls != FpClass::infinity && fb.cls != FpClass::nan)) ||
-                      (fb.cls == FpClass::zero && (fa.cls != FpClass::infinity && fa.cls != FpClass::nan));
-    r = zero ? ((fa.sign != fb.sign) ? sign : 0) : fma_step(m, t, a, b, sign, mode);
-  } else if (op == "fma" || op == "mad") {
-    r = fma_step(m, t, a, b, c, mode);
-  } else if (op == "div") {
-    r = divide(t, a, b, mode);
-  } else {
-    throw Error(fmt::format("'{}' is not a floating-point operation", ins.text));
+  const int arity = op == "fma" || op == "mad" ? 3 : op == "sqrt" || op == "rcp" ? 1 : 2;
+  if (t == Type::f64 && (is_nan(t, a) || (arity > 1 && is_nan(t, b)) || (arity == 3 && is_nan(t, c)))) {
+    // div.f64 is a sequence of instructions, which passes a's NaN on before b's.
+    if (op == "div") return (is_nan(t, a) ? a : b) | kQuiet64;
+    return nan_of(t, a, b, c, arity);
   }
-  if (t != Type::f64 && (r & ~ti.mask()) != 0) return canonical_nan(t);  // the model's f64 invalid NaN
-  if (is_nan(t, r)) return t == Type::f64 ? r : canonical_nan(t);
-  if (d.ftz) r = flush(t, r);
+  std::uint64_t r = rounded(ins, t, a, b, c, mode);
+  if (t != Type::f64 && (r & ~ti.mask()) != 0) r = canonical_nan(t);  // the model's f64 invalid NaN
+  if (is_nan(t, r)) return d.sat ? 0 : t == Type::f64 ? r : canonical_nan(t);  // .sat: NaN -> +0
+  // .ftz flushes a result that is tiny before rounding (below the smallest normal, exactly):
+  // mul.ftz.f16x2 of 0x3bff and 0x8400 (-2^-14 (1 - 2^-11), which rounds to -2^-14) is -0.
+  if (d.ftz && (decode(t, r).cls == FpClass::subnormal ||
+                ((r & ~sign) == (1ULL << ti.man_bits) && decode(t, rounded(ins, t, a, b, c, Rounding::rz)).cls != FpClass::normal)))
+    r &= sign;
   if (d.relu && (r & sign)) r = 0;
   if (d.sat) {
     if (r & sign) return 0;
@@ -158,8 +240,8 @@ std::uint64_t float_arith(const Instruction& ins, std::uint64_t a, std::uint64_t
   return out;
 }
 
-bool float_compare(const Instruction& ins, std::uint64_t a, std::uint64_t b) {
-  const Type t = *ptx::element_format(ins.d.type);
+bool float_compare(const Instruction& ins, PtxType pt, std::uint64_t a, std::uint64_t b) {
+  const Type t = *ptx::element_format(pt);
   if (ins.d.ftz) {
     a = flush(t, a);
     b = flush(t, b);
@@ -185,6 +267,26 @@ bool float_compare(const Instruction& ins, std::uint64_t a, std::uint64_t b) {
     case CmpOp::ge:
     case CmpOp::geu: return ka >= kb;
     default: return false;
+  }
+}
+
+bool slct_select_a(const Instruction& ins, std::uint64_t c) {
+  if (ins.d.ftz) c = flush(Type::f32, c);
+  if (is_nan(Type::f32, c)) return false;
+  return !(c & 0x80000000U) || (c & 0x7fffffffU) == 0;
+}
+
+bool float_test(const Instruction& ins, std::uint64_t a) {
+  const Type t = *ptx::element_format(ins.d.type);
+  const FpClass c = decode(t, a).cls;
+  switch (ins.d.mode) {
+    case 0: return c != FpClass::infinity && c != FpClass::nan;  // finite
+    case 1: return c == FpClass::infinity;
+    case 2: return c != FpClass::nan;                            // number
+    case 3: return c == FpClass::nan;                            // notanumber
+    // .normal: the GPU counts the zeros as normal (testp.normal.f32 of 0 is true).
+    case 4: return c == FpClass::normal || c == FpClass::zero;
+    default: return c == FpClass::subnormal;
   }
 }
 

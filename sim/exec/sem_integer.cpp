@@ -35,6 +35,7 @@ void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const PtxType t = ins.d.type;
   const std::string& op = ins.opcode;
   const std::size_t nsrc = ins.ops.size() - 1;
+  std::uint32_t zero_divisor = 0;
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = x.read(ins.ops[1], lane);
     const std::uint64_t b = nsrc > 1 ? x.read(ins.ops[2], lane) : 0;
@@ -75,16 +76,33 @@ void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
         x.write(ins.ops[0], lane, r & mask_of(2 * w));
         return;
       }
+    } else if (op == "mul24" || op == "mad24") {
+      // The low 24 bits of each operand (sign-extended for .s32) make a 48-bit product: .lo
+      // keeps bits 31..0, .hi bits 47..16.
+      const i128 p = s ? static_cast<i128>(sext(a, 24)) * sext(b, 24) : static_cast<i128>((a & 0xffffff) * (b & 0xffffff));
+      const bool hi = static_cast<MulMode>(ins.d.mode) == MulMode::hi;
+      const std::uint64_t part = static_cast<std::uint64_t>(hi ? p >> 16 : p) & m;
+      if (op == "mad24" && ins.d.sat) {
+        r = static_cast<std::uint64_t>(std::clamp<i128>(static_cast<i128>(sext(part, 32)) + sext(c, 32), INT32_MIN, INT32_MAX));
+      } else {
+        r = part + (op == "mad24" ? c : 0);
+      }
+    } else if (op == "sad") {
+      const u128x diff = s ? static_cast<u128x>(sa > sb ? sa - sb : sb - sa) : (ua > ub ? ua - ub : ub - ua);
+      r = static_cast<std::uint64_t>(diff) + c;
     } else if (op == "min" || op == "max") {
       const bool less = s ? sa < sb : ua < ub;
       r = (op == "min") == less ? a : b;
+      if (ins.d.relu && sext(r, w) < 0) r = 0;
     } else if (op == "neg") {
       r = 0 - a;
     } else if (op == "abs") {
       r = sa < 0 ? 0 - a : a;
     } else if (op == "div" || op == "rem") {
-      if ((b & m) == 0) throw Error(fmt::format("lane {}: integer division by zero (the result is unspecified)", lane));
-      if (s) {
+      if ((b & m) == 0) {  // the GPU's quotient and remainder are all ones (docs/hardware/alu-sm90.md)
+        zero_divisor |= 1U << lane;
+        r = m;
+      } else if (s) {
         if (sa == -(static_cast<i128>(1) << (w - 1)) && sb == -1) {
           r = op == "div" ? a : 0;  // overflow: the quotient wraps
         } else {
@@ -96,6 +114,9 @@ void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     }
     x.write(ins.ops[0], lane, r & m);
   });
+  if (zero_divisor != 0)
+    x.m.diagnose(ins, fmt::format("'{}': division by zero in lane{} {} (the GPU gives all ones)", ins.text,
+                                  std::popcount(zero_divisor) > 1 ? "s" : "", lane_list(zero_divisor)));
 }
 
 void logic(Exec& x, const Instruction& ins, std::uint32_t lanes) {
@@ -138,10 +159,13 @@ void bfe(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const int msb = ptx::bits(ins.d.type) - 1;
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = x.read(ins.ops[1], lane);
-    const int pos = static_cast<int>(x.read(ins.ops[2], lane) & 0xff);
-    const int len = static_cast<int>(x.read(ins.ops[3], lane) & 0xff);
+    // .b32 forms read bits 7..0 of the position and length, .b64 forms all 32 bits (what the GPU does;
+    // the PTX ISA says bits 7..0 for both).
+    const std::int64_t field_mask = msb == 63 ? 0xffffffffLL : 0xffLL;
+    const std::int64_t pos = static_cast<std::int64_t>(x.read(ins.ops[2], lane)) & field_mask;
+    const std::int64_t len = static_cast<std::int64_t>(x.read(ins.ops[3], lane)) & field_mask;
     std::uint64_t sbit = 0;
-    if (is_signed(ins.d.type) && len != 0) sbit = (a >> std::min(pos + len - 1, msb)) & 1U;
+    if (is_signed(ins.d.type) && len != 0) sbit = (a >> std::min<std::int64_t>(pos + len - 1, msb)) & 1U;
     std::uint64_t d = 0;
     for (int i = 0; i <= msb; ++i) {
       const std::uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1U : sbit;
@@ -156,9 +180,10 @@ void bfi(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = x.read(ins.ops[1], lane);
     std::uint64_t f = x.read(ins.ops[2], lane);
-    const int pos = static_cast<int>(x.read(ins.ops[3], lane) & 0xff);
-    const int len = static_cast<int>(x.read(ins.ops[4], lane) & 0xff);
-    for (int i = 0; i < len && pos + i <= msb; ++i) {
+    const std::int64_t field_mask = msb == 63 ? 0xffffffffLL : 0xffLL;  // as bfe
+    const std::int64_t pos = static_cast<std::int64_t>(x.read(ins.ops[3], lane)) & field_mask;
+    const std::int64_t len = static_cast<std::int64_t>(x.read(ins.ops[4], lane)) & field_mask;
+    for (std::int64_t i = 0; i < len && pos + i <= msb; ++i) {
       const std::uint64_t bit = (a >> i) & 1U;
       f = (f & ~(1ULL << (pos + i))) | (bit << (pos + i));
     }
@@ -256,6 +281,45 @@ void shf(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   });
 }
 
+void bmsk(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const bool wrap = ins.d.mode2 == 1;
+  for_lanes(lanes, [&](int lane) {
+    std::uint64_t a = x.read(ins.ops[1], lane) & 0xffffffffU, b = x.read(ins.ops[2], lane) & 0xffffffffU;
+    a = wrap ? a & 31 : std::min<std::uint64_t>(a, 32);
+    b = wrap ? b & 31 : std::min<std::uint64_t>(b, 32);
+    x.write(ins.ops[0], lane, (((1ULL << b) - 1) << a) & 0xffffffffU);
+  });
+}
+
+void szext(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const bool wrap = ins.d.mode2 == 1, sgn = is_signed(ins.d.type);
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane) & 0xffffffffU;
+    std::uint64_t b = x.read(ins.ops[2], lane) & 0xffffffffU;
+    b = wrap ? b & 31 : std::min<std::uint64_t>(b, 32);
+    std::uint64_t r = b == 0 ? 0 : sgn ? static_cast<std::uint64_t>(sext(a, static_cast<int>(b))) : a & mask_of(static_cast<int>(b));
+    x.write(ins.ops[0], lane, r & 0xffffffffU);
+  });
+}
+
+// dp4a and dp2a: exact products of the bytes (halves) summed with c, modulo 2^32.
+void dot(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const bool sa = is_signed(ins.d.type), sb = is_signed(ins.d.type2);
+  const bool two = ins.opcode == "dp2a";
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane), b = x.read(ins.ops[2], lane), c = x.read(ins.ops[3], lane);
+    std::int64_t sum = 0;
+    for (int i = 0; i < (two ? 2 : 4); ++i) {
+      const std::int64_t ea = two ? (sa ? sext(a >> (16 * i), 16) : static_cast<std::int64_t>((a >> (16 * i)) & 0xffff))
+                                  : (sa ? sext(a >> (8 * i), 8) : static_cast<std::int64_t>((a >> (8 * i)) & 0xff));
+      const int k = two ? 2 * ins.d.mode + i : i;
+      const std::int64_t eb = sb ? sext(b >> (8 * k), 8) : static_cast<std::int64_t>((b >> (8 * k)) & 0xff);
+      sum += ea * eb;
+    }
+    x.write(ins.ops[0], lane, (static_cast<std::uint64_t>(sum) + c) & 0xffffffffU);
+  });
+}
+
 void mov(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const ptx::Operand& d = ins.ops[0];
   const ptx::Operand& s = ins.ops[1];
@@ -309,19 +373,71 @@ bool combine(ptx::BoolOp op, bool x, bool c) {
   return x;
 }
 
+bool compare(const Instruction& ins, PtxType t, std::uint64_t a, std::uint64_t b);
+PtxType half_type(PtxType t);
+
 void setp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  const auto c = static_cast<CmpOp>(ins.d.mode);
   const auto bop = static_cast<ptx::BoolOp>(ins.d.mode2);
   const ptx::Operand& d = ins.ops[0];
   const bool pair = d.kind == ptx::Operand::Kind::vec;
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = x.read(ins.ops[1], lane), b = x.read(ins.ops[2], lane);
-    const bool t = is_float(ins.d.type) ? float_compare(ins, a, b) : int_compare(c, ins.d.type, a, b);
     bool cin = false;
     if (bop != ptx::BoolOp::none) cin = (x.read(ins.ops[3], lane) != 0) != ins.ops[3].negated;
+    if (ptx::lanes_of(ins.d.type) == 2) {  // p from the low halves, q from the high ones
+      const PtxType et = half_type(ins.d.type);
+      for (int h = 0; h < 2; ++h)
+        x.write(d.elems[static_cast<std::size_t>(h)], lane,
+                combine(bop, compare(ins, et, (a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff), cin) ? 1 : 0);
+      return;
+    }
+    const bool t = compare(ins, ins.d.type, a, b);
     x.write(pair ? d.elems[0] : d, lane, combine(bop, t, cin) ? 1 : 0);
     if (pair) x.write(d.elems[1], lane, combine(bop, !t, cin) ? 1 : 0);
   });
+}
+
+// The comparison of setp and set for one element (the halves of packed types one at a time).
+bool compare(const Instruction& ins, PtxType t, std::uint64_t a, std::uint64_t b) {
+  return is_float(t) ? float_compare(ins, t, a, b) : int_compare(static_cast<CmpOp>(ins.d.mode), t, a, b);
+}
+
+PtxType half_type(PtxType t) { return t == PtxType::f16x2 ? PtxType::f16 : t == PtxType::bf16x2 ? PtxType::bf16 : t; }
+
+// set: all ones for true in an integer destination, 1.0 in a float one; packed sources give
+// one result per half.
+void set(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  const auto bop = static_cast<ptx::BoolOp>(ins.d.mode2);
+  const PtxType dt = ins.d.type, st = ins.d.type2;
+  const bool packed = ptx::lanes_of(st) == 2;
+  const PtxType et = half_type(st);
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = x.read(ins.ops[1], lane), b = x.read(ins.ops[2], lane);
+    bool cin = false;
+    if (bop != ptx::BoolOp::none) cin = (x.read(ins.ops[3], lane) != 0) != ins.ops[3].negated;
+    std::uint64_t r = 0;
+    if (packed) {
+      const std::uint64_t one = dt == PtxType::f16x2 ? 0x3c00 : dt == PtxType::bf16x2 ? 0x3f80 : 0xffff;
+      for (int h = 0; h < 2; ++h)
+        if (combine(bop, compare(ins, et, (a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff), cin)) r |= one << (16 * h);
+    } else if (combine(bop, compare(ins, st, a, b), cin)) {
+      r = dt == PtxType::f32 ? 0x3f800000U : 0xffffffffU;
+    }
+    x.write(ins.ops[0], lane, r);
+  });
+}
+
+// slct: a where c >= 0 (an .f32 c: -0 counts as 0, NaN as negative), else b.
+void slct(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t c = x.read(ins.ops[3], lane) & 0xffffffffU;
+    const bool take_a = ins.d.type2 == PtxType::s32 ? (c >> 31) == 0 : slct_select_a(ins, c);
+    x.write(ins.ops[0], lane, x.read(ins.ops[take_a ? 1 : 2], lane));
+  });
+}
+
+void testp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  for_lanes(lanes, [&](int lane) { x.write(ins.ops[0], lane, float_test(ins, x.read(ins.ops[1], lane)) ? 1 : 0); });
 }
 
 void selp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
@@ -334,7 +450,9 @@ void selp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }  // namespace
 
 void register_integer(std::vector<SemanticSpec>& t) {
-  for (const char* op : {"add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div", "rem"}) t.push_back({op, arith});
+  for (const char* op : {"add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div", "rem", "mul24", "mad24", "sad",
+                         "copysign", "rcp", "sqrt"})
+    t.push_back({op, arith});
   for (const char* op : {"and", "or", "xor", "not", "cnot"}) t.push_back({op, logic});
   t.push_back({"shl", shift});
   t.push_back({"shr", shift});
@@ -346,8 +464,15 @@ void register_integer(std::vector<SemanticSpec>& t) {
   t.push_back({"bfind", bfind});
   t.push_back({"shf", shf});
   t.push_back({"mov", mov});
+  t.push_back({"bmsk", bmsk});
+  t.push_back({"szext", szext});
+  t.push_back({"dp4a", dot});
+  t.push_back({"dp2a", dot});
   t.push_back({"setp", setp});
   t.push_back({"selp", selp});
+  t.push_back({"set", set});
+  t.push_back({"slct", slct});
+  t.push_back({"testp", testp});
 }
 
 }  // namespace ptxmma::exec

@@ -4,6 +4,7 @@
 #include "sim/error.hpp"
 
 #include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/alu_golden.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 #include "tools/vectors/replay.hpp"
@@ -14,7 +15,7 @@
 namespace ptxmma::cli {
 
 void add_replay_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results (mma or wgmma) and compare every D register bit for bit");
+  auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results (mma, wgmma or ordinary instructions) and compare every destination bit for bit");
   struct Opts {
     std::string path, arch = "sm_90a", json, html;
     int jobs = 1;
@@ -38,8 +39,16 @@ void add_replay_command(CLI::App& app) {
       if (!report.ok()) throw CLI::RuntimeError(1);
       return;
     }
-    // The manifest's format picks the reader: warp-level mma or warpgroup wgmma.
-    const ReplayReport report = golden_format(opts->path) == kWgmmaGoldenFormat
+    // The manifest's format picks the reader: ordinary instructions, warp-level mma or warpgroup wgmma.
+    const std::string format = golden_format(opts->path);
+    if (format == kAluGoldenFormat) {
+      if (!opts->html.empty() || !opts->json.empty()) throw Error("--html and --json apply to mma and wgmma golden sets");
+      const AluReplayReport report = replay_alu(read_alu_golden_set(opts->path), opts->jobs);
+      print(report, std::cout);
+      if (!report.ok()) throw CLI::RuntimeError(1);
+      return;
+    }
+    const ReplayReport report = format == kWgmmaGoldenFormat
                                     ? replay_wgmma(read_wgmma_golden_set(opts->path), opts->arch, opts->jobs)
                                     : replay(read_golden_set(opts->path), opts->arch, opts->jobs);
     print(report, std::cout);
