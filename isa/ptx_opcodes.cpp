@@ -12,6 +12,7 @@ std::span<const OpcodeSpec> opcode_table() {
     decode::register_alu(t);
     decode::register_memory(t);
     decode::register_warp(t);
+    decode::register_special(t);
     return t;
   }();
   return table;

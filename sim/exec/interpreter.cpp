@@ -77,6 +77,7 @@ void register_all(std::vector<SemanticSpec>& t) {
   register_convert(t);
   register_memory(t);
   register_warp(t);
+  register_special(t);
 }
 
 }  // namespace exec

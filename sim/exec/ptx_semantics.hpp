@@ -58,6 +58,7 @@ void register_float(std::vector<SemanticSpec>& t);    // sem_float.cpp: no rows 
 void register_convert(std::vector<SemanticSpec>& t);  // sem_convert.cpp: cvt, cvta
 void register_memory(std::vector<SemanticSpec>& t);   // sem_memory.cpp: ld, st, ldmatrix, stmatrix, movmatrix
 void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmma fences, shfl, vote, bar, fences
+void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, rsqrt, tanh (.approx)
 
 // Float arithmetic of one instruction on one lane (sem_float.cpp), for the shared opcodes.
 std::uint64_t float_arith(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b, std::uint64_t c);

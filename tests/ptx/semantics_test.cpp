@@ -53,6 +53,31 @@ TEST(PtxSemantics, IntegerArithmetic) {
   EXPECT_EQ(r.reg(0, "%r16"), 0x80000000U);
 }
 
+// ex2, rsqrt and tanh run the GPU's tables (tests/data/special-sm90/edges.txt gives these results).
+TEST(PtxSemantics, ApproximateSpecialFunctions) {
+  const Ran r = run_ptx(R"(
+    .reg .f32 %f<8>;
+    .reg .b16 %h<4>;
+    .reg .b32 %r<4>;
+    ex2.approx.ftz.f32 %f0, 0fBF000000;      // 2^-0.5: 0x3f3504f2 (correctly rounded: ...f3)
+    ex2.approx.f32 %f1, 0fC2FE0000;          // 2^-127 via 2^-63.5 squared: 0x003fffff
+    ex2.approx.ftz.f32 %f2, 0fC2FE0000;      // flushed: 0
+    rsqrt.approx.f32 %f3, 0f00000001;        // 2^74.5: 0x64b504f2
+    rsqrt.approx.ftz.f32 %f4, 0f80000001;    // -0 after the flush: -Inf
+    mov.b16 %h0, 0x3C00;
+    ex2.approx.f16 %h1, %h0;                 // 2
+    mov.b32 %r0, 0xBC003C00;
+    ex2.approx.f16x2 %r1, %r0;               // (0.5, 2)
+  )");
+  EXPECT_EQ(r.reg(0, "%f0"), 0x3f3504f2U);
+  EXPECT_EQ(r.reg(0, "%f1"), 0x003fffffU);
+  EXPECT_EQ(r.reg(0, "%f2"), 0U);
+  EXPECT_EQ(r.reg(0, "%f3"), 0x64b504f2U);
+  EXPECT_EQ(r.reg(0, "%f4"), 0xff800000U);
+  EXPECT_EQ(r.reg(0, "%h1"), 0x4000U);
+  EXPECT_EQ(r.reg(0, "%r1"), 0x38004000U);
+}
+
 TEST(PtxSemantics, LogicShiftsAndBitFields) {
   const Ran r = run_ptx(R"(
 

@@ -1,0 +1,30 @@
+// The approximate special-function instructions ptxmma models bit-exactly (docs/hardware/
+// special-functions-sm90.md): their PTX names and one evaluation of a register's bits.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxmma {
+
+enum class SpecialKind { rcp, rsqrt, sqrt, ex2, tanh };
+enum class SpecialType { f32, f16, f16x2, bf16, bf16x2 };
+
+struct SpecialInstruction {
+  SpecialKind kind = SpecialKind::rcp;
+  SpecialType type = SpecialType::f32;
+  bool ftz = false;
+};
+
+// "rcp.approx.ftz.f32", "ex2.approx.f16x2", ...; nullopt for anything not modelled.
+std::optional<SpecialInstruction> parse_special_instruction(std::string_view name);
+std::string name(const SpecialInstruction& s);
+// Every modelled instruction's name (for messages and the eval command's help).
+std::vector<std::string> special_instruction_names();
+
+// The result register's bits for the source register's bits (the low 16 bits for f16/bf16).
+std::uint32_t evaluate(const SpecialInstruction& s, std::uint32_t x);
+
+}  // namespace ptxmma

@@ -1,0 +1,26 @@
+// f32 bit patterns <-> host floats, and the few exact operations the special-function wrappers
+// that ptxas emits around MUFU perform (scaling by powers of two, FMUL.RZ).
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace ptxmma {
+
+inline float f32_of(std::uint32_t b) { return std::bit_cast<float>(b); }
+inline std::uint32_t bits_of(float f) { return std::bit_cast<std::uint32_t>(f); }
+inline bool f32_is_nan(std::uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u; }
+inline bool f32_is_subnormal(std::uint32_t b) { return (b & 0x7f800000u) == 0 && (b & 0x7fffffu) != 0; }
+
+// a * b rounded to nearest even, subnormals kept (the host's IEEE multiply).
+inline std::uint32_t fmul_rn(std::uint32_t a, float b) { return bits_of(f32_of(a) * b); }
+
+// a * b rounded toward zero: the exact product fits a double (24 + 24 bits), so round that.
+inline std::uint32_t fmul_rz(std::uint32_t a, std::uint32_t b) {
+  const double p = static_cast<double>(f32_of(a)) * static_cast<double>(f32_of(b));
+  float r = static_cast<float>(p);
+  if (std::fabs(static_cast<double>(r)) > std::fabs(p)) r = std::nextafter(r, 0.0f);
+  return bits_of(r);
+}
+
+}  // namespace ptxmma

@@ -1,0 +1,96 @@
+// `ptxmma eval INSTRUCTION VALUE...`: one approximate special-function instruction (ex2.approx.f32,
+// rcp.approx.ftz.f32, tanh.approx.f16x2, ...) on each VALUE, with the GPU's bits.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "sim/error.hpp"
+#include "sim/catalog/special_function.hpp"
+#include "sim/numeric/exact.hpp"
+#include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/format_value.hpp"
+
+namespace ptxmma::cli {
+namespace {
+
+Type lane_type(SpecialType t) {
+  switch (t) {
+    case SpecialType::f32: return Type::f32;
+    case SpecialType::f16:
+    case SpecialType::f16x2: return Type::f16;
+    case SpecialType::bf16:
+    case SpecialType::bf16x2: return Type::bf16;
+  }
+  return Type::f32;
+}
+
+bool paired(SpecialType t) { return t == SpecialType::f16x2 || t == SpecialType::bf16x2; }
+
+std::string lane_text(Type t, std::uint64_t code) {
+  const ExactValue x = exact_value(t, code);
+  switch (x.cls) {
+    case FpClass::nan: return "NaN";
+    case FpClass::infinity: return x.negative ? "-Inf" : "+Inf";
+    case FpClass::zero: return x.negative ? "-0" : "0";
+    default: return to_decimal(x.value, 12);
+  }
+}
+
+// A register: bits and value (x2 forms: each lane, high lane first as in the register).
+std::string register_text(SpecialType t, std::uint32_t bits) {
+  const Type lt = lane_type(t);
+  if (t == SpecialType::f32) return fmt::format("0x{:08x} ({})", bits, lane_text(lt, bits));
+  if (!paired(t)) return fmt::format("0x{:04x} ({})", bits & 0xffff, lane_text(lt, bits & 0xffff));
+  return fmt::format("0x{:08x} ({}, {})", bits, lane_text(lt, bits >> 16), lane_text(lt, bits & 0xffff));
+}
+
+// x2 forms: 0x<8 hex digits> is the register; a decimal number goes into both lanes.
+std::uint32_t parse_register(SpecialType t, const std::string& text) {
+  const TypeInfo& ti = info(lane_type(t));
+  if (paired(t) && text.size() > 6 && (text.starts_with("0x") || text.starts_with("0X"))) {
+    std::size_t used = 0;
+    unsigned long v = 0;
+    try {
+      v = std::stoul(text.substr(2), &used, 16);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() - 2 || v > 0xffffffffUL)
+      throw Error(fmt::format("eval: '{}' is not 0x and at most 8 hex digits (the {}x2 register)", text, ti.name));
+    return static_cast<std::uint32_t>(v);
+  }
+  const auto lane = static_cast<std::uint32_t>(parse_format_value(ti, text, std::cout));
+  return paired(t) ? lane | lane << 16 : lane;
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("eval", "evaluate an approximate special-function instruction as the GPU does");
+  struct Opts {
+    std::string instruction;
+    std::vector<std::string> values;
+  };
+  auto opts = std::make_shared<Opts>();
+  std::string known;
+  for (const auto& n : special_instruction_names()) known += (known.empty() ? "" : " ") + n;
+  cmd->add_option("INSTRUCTION", opts->instruction, "one of: " + known)->required();
+  cmd->add_option("VALUE", opts->values, "0x<bits> or a decimal number (also inf, nan); x2 forms: 0x<32 bits> or one number for both lanes");
+  // CLI11 reads "-inf" and "-1.5" as options; take them back as values.
+  cmd->allow_extras();
+  cmd->callback([opts, cmd, known] {
+    std::vector<std::string> values = opts->values;
+    for (const auto& e : cmd->remaining())
+      if (e != "--") values.push_back(e);
+    const auto s = parse_special_instruction(opts->instruction);
+    if (!s) throw Error(fmt::format("eval: unknown instruction '{}' (modelled: {})", opts->instruction, known));
+    if (values.empty()) throw Error("eval: VALUE is required (0x<bits> or a decimal number)");
+    for (const auto& v : values) {
+      const std::uint32_t x = parse_register(s->type, v);
+      std::cout << fmt::format("{} {} -> {}\n", opts->instruction, register_text(s->type, x),
+                               register_text(s->type, evaluate(*s, x)));
+    }
+  });
+}
+
+}  // namespace ptxmma::cli
