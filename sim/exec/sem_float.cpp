@@ -12,6 +12,7 @@
 // with a NaN, testp.normal of zero. min/max: a NaN operand gives the other one; -0 is below +0.
 #include <fmt/format.h>
 
+#include "sim/catalog/special_function.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 #include "sim/model/dot.hpp"
@@ -183,6 +184,12 @@ std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint
   if (op == "neg") return (a ^ sign) & ti.mask();
   if (op == "abs") return a & ~sign & ti.mask();
   if (op == "copysign") return (b & ~sign) | (a & sign);  // d = b with a's sign
+  // rcp/sqrt.approx.f32: the GPU's tables (docs/hardware/special-functions-sm90.md). The flush above
+  // is idempotent with the model's own .ftz.
+  if (d.approx && t == Type::f32 && (op == "rcp" || op == "sqrt")) {
+    const SpecialInstruction s{op == "rcp" ? SpecialKind::rcp : SpecialKind::sqrt, SpecialType::f32, d.ftz};
+    return evaluate(s, static_cast<std::uint32_t>(a));
+  }
   if (d.approx || (op == "div" && d.mode == 1))
     throw Error(fmt::format("'{}': the approximation's bits are not modelled yet (issue 21)", ins.text));
   if (op == "min" || op == "max") {

@@ -2,6 +2,10 @@
 // comments show the arithmetic) or from the number-format layer's documented rules.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 #include "tests/ptx/ptx_test_util.hpp"
 
 namespace ptxmma {
@@ -76,6 +80,25 @@ TEST(PtxSemantics, ApproximateSpecialFunctions) {
   EXPECT_EQ(r.reg(0, "%f4"), 0xff800000U);
   EXPECT_EQ(r.reg(0, "%h1"), 0x4000U);
   EXPECT_EQ(r.reg(0, "%r1"), 0x38004000U);
+}
+
+// rcp.approx and sqrt.approx (.f32, with and without .ftz) through the interpreter give the GPU's
+// results of tests/data/special-sm90/edges.txt.
+TEST(PtxSemantics, ApproximateRcpAndSqrtGiveTheGpuEdgeValues) {
+  std::ifstream in(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/special-sm90/edges.txt");
+  ASSERT_TRUE(in);
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string ptx, x, want;
+    ASSERT_TRUE(ls >> ptx >> x >> want) << line;
+    if (!ptx.starts_with("rcp.approx") && !ptx.starts_with("sqrt.approx")) continue;
+    const Ran r = run_ptx(".reg .f32 %f<2>;\nmov.b32 %f0, " + x + ";\n" + ptx + " %f1, %f0;\n");
+    EXPECT_EQ(r.reg(0, "%f1"), std::stoul(want, nullptr, 16)) << ptx << " " << x;
+    ++checked;
+  }
+  EXPECT_GT(checked, 400);
 }
 
 TEST(PtxSemantics, LogicShiftsAndBitFields) {
