@@ -6,8 +6,8 @@
 
 #include "sim/error.hpp"
 #include "sim/catalog/special_function.hpp"
-#include "sim/numeric/exact.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/vectors/word_format.hpp"
 #include "tools/vectors/format_value.hpp"
 
 namespace ptxmma::cli {
@@ -26,22 +26,12 @@ Type lane_type(SpecialType t) {
 
 bool paired(SpecialType t) { return t == SpecialType::f16x2 || t == SpecialType::bf16x2; }
 
-std::string lane_text(Type t, std::uint64_t code) {
-  const ExactValue x = exact_value(t, code);
-  switch (x.cls) {
-    case FpClass::nan: return "NaN";
-    case FpClass::infinity: return x.negative ? "-Inf" : "+Inf";
-    case FpClass::zero: return x.negative ? "-0" : "0";
-    default: return to_decimal(x.value, 12);
-  }
-}
-
 // A register: bits and value (x2 forms: each lane, high lane first as in the register).
 std::string register_text(SpecialType t, std::uint32_t bits) {
   const Type lt = lane_type(t);
-  if (t == SpecialType::f32) return fmt::format("0x{:08x} ({})", bits, lane_text(lt, bits));
-  if (!paired(t)) return fmt::format("0x{:04x} ({})", bits & 0xffff, lane_text(lt, bits & 0xffff));
-  return fmt::format("0x{:08x} ({}, {})", bits, lane_text(lt, bits >> 16), lane_text(lt, bits & 0xffff));
+  if (t == SpecialType::f32) return fmt::format("0x{:08x} ({})", bits, format_value(lt, bits));
+  if (!paired(t)) return fmt::format("0x{:04x} ({})", bits & 0xffff, format_value(lt, bits & 0xffff));
+  return fmt::format("0x{:08x} ({}, {})", bits, format_value(lt, bits >> 16), format_value(lt, bits & 0xffff));
 }
 
 // x2 forms: 0x<8 hex digits> is the register; a decimal number goes into both lanes.
