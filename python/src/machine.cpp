@@ -37,7 +37,7 @@ nb::dict run_ptx(const std::string& text, const std::string& file, int threads, 
       throw Error(fmt::format("register {}: expected {} values, got {}", prog.registers[r].name, threads, values.size()));
     for (int t = 0; t < threads; ++t) m.set_reg(t, static_cast<int>(r), values.data()[t]);
   }
-  if (shared && shared->size()) m.shared.write(0, shared->data(), shared->size());
+  if (shared && shared->size()) m.shared().write(0, shared->data(), shared->size());
   const RunSummary sum = m.run();
 
   nb::dict out_regs;
@@ -47,13 +47,13 @@ nb::dict run_ptx(const std::string& text, const std::string& file, int threads, 
     out_regs[prog.registers[r].name.c_str()] =
         nb::make_tuple(m.reg_bits(static_cast<int>(r)), to_numpy(std::move(v), {static_cast<std::size_t>(threads)}));
   }
-  std::vector<std::uint8_t> smem(m.shared.size());
-  m.shared.read(0, smem.data(), smem.size());
+  std::vector<std::uint8_t> smem(m.shared().size());
+  m.shared().read(0, smem.data(), smem.size());
   nb::list warnings;
   for (const auto& d : sum.warnings) warnings.append(d.text());
   nb::dict out;
   out["registers"] = out_regs;
-  out["shared"] = to_numpy(std::move(smem), {m.shared.size()});
+  out["shared"] = to_numpy(std::move(smem), {m.shared().size()});
   out["warnings"] = warnings;
   out["instructions"] = sum.warp_instructions;
   return out;

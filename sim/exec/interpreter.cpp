@@ -41,9 +41,9 @@ std::string lane_list(std::uint32_t mask) {
 
 std::uint64_t Exec::read(const ptx::Operand& op, int lane) const {
   switch (op.kind) {
-    case ptx::Operand::Kind::reg: return m.reg(base + lane, op.reg);
+    case ptx::Operand::Kind::reg: return cta.regs.get(base + lane, op.reg);
     case ptx::Operand::Kind::imm: return op.value;
-    case ptx::Operand::Kind::special: return m.special(op.special, base + lane);
+    case ptx::Operand::Kind::special: return m.special(op.special, base + lane, cta_index);
     case ptx::Operand::Kind::symbol: return op.value;
     default: throw Error(fmt::format("operand '{}' has no value", op.text));
   }
@@ -52,7 +52,7 @@ std::uint64_t Exec::read(const ptx::Operand& op, int lane) const {
 void Exec::write(const ptx::Operand& op, int lane, std::uint64_t v) {
   if (op.kind == ptx::Operand::Kind::sink) return;
   if (op.kind != ptx::Operand::Kind::reg) throw Error(fmt::format("operand '{}' is not a register", op.text));
-  m.set_reg(base + lane, op.reg, v);
+  cta.regs.set(base + lane, op.reg, v);
 }
 
 void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType t) {
@@ -211,16 +211,38 @@ std::vector<int> registers_named(const Instruction& ins) {
 }  // namespace
 
 Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog_(program), opts_(std::move(options)) {
+  Dim3& ntid = grid_.shape.ntid;
   for (int k = 0; k < 3; ++k) {
-    ntid_[static_cast<std::size_t>(k)] = opts_.ntid[static_cast<std::size_t>(k)] > 0 ? opts_.ntid[static_cast<std::size_t>(k)]
-                                         : prog_.reqntid[k] > 0                      ? prog_.reqntid[k]
-                                         : k == 0                                    ? 32
-                                                                                     : 1;
+    ntid[static_cast<std::size_t>(k)] = opts_.ntid[static_cast<std::size_t>(k)] > 0 ? opts_.ntid[static_cast<std::size_t>(k)]
+                                        : prog_.reqntid[k] > 0                      ? prog_.reqntid[k]
+                                        : k == 0                                    ? 32
+                                                                                    : 1;
   }
-  block_threads_ = static_cast<std::int64_t>(ntid_[0]) * ntid_[1] * ntid_[2];
+  block_threads_ = grid_.shape.cta_threads();
   if (block_threads_ > 1024)
-    throw Error(fmt::format("a block of {}x{}x{} = {} threads is more than 1024", ntid_[0], ntid_[1], ntid_[2],
+    throw Error(fmt::format("a block of {}x{}x{} = {} threads is more than 1024", ntid[0], ntid[1], ntid[2],
                             block_threads_));
+  grid_.shape.nctaid = opts_.nctaid;
+  // CUDA's limits: x < 2^31, y and z < 2^16.
+  if (opts_.nctaid[0] < 1 || opts_.nctaid[1] < 1 || opts_.nctaid[2] < 1 || opts_.nctaid[1] > 65535 ||
+      opts_.nctaid[2] > 65535)
+    throw Error(fmt::format("a grid of {}x{}x{} CTAs: each dimension is at least 1, y and z at most 65535",
+                            opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]));
+  // The CTAs that run: the selected ranges, in rank order, each once.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = opts_.ctas;
+  if (ranges.empty()) ranges.push_back({0, grid_.shape.ctas() - 1});
+  std::sort(ranges.begin(), ranges.end());
+  std::uint64_t count = 0, next = 0;
+  for (const auto& [lo, hi] : ranges) {
+    if (lo > hi || hi >= grid_.shape.ctas())
+      throw Error(fmt::format("{} not in the grid of {}x{}x{} = {} CTAs (ranks 0-{})",
+                              lo == hi ? fmt::format("CTA {} is", lo) : fmt::format("CTAs {}-{} are", lo, hi),
+                              opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2], grid_.shape.ctas(),
+                              grid_.shape.ctas() - 1));
+    const std::uint64_t from = std::max(lo, next);
+    if (hi >= from) count += hi - from + 1;
+    next = std::max(next, hi + 1);
+  }
   const int block_warps = static_cast<int>((block_threads_ + 31) / 32);
   if (opts_.warpid >= 0) {
     if (opts_.warpid >= block_warps)
@@ -230,17 +252,6 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   } else {
     warps_ = block_warps;
   }
-  // Every thread keeps every register (8 bytes each): bounded before the allocation, located at
-  // the declaration that crosses the budget.
-  const std::uint64_t words = prog_.registers.size() * static_cast<std::uint64_t>(threads());
-  if (words > budget().register_words) {
-    const std::size_t crossing = static_cast<std::size_t>(budget().register_words / static_cast<std::uint64_t>(threads()));
-    throw ptx::PtxError({ptx::Diagnostic{
-        prog_.file, prog_.registers[std::min(crossing, prog_.registers.size() - 1)].loc,
-        over_budget(words, fmt::format("register words ({} registers x {} threads)", prog_.registers.size(), threads()),
-                    budget().register_words, "--max-register-words")}});
-  }
-  regs_.assign(prog_.registers.size(), std::vector<std::uint64_t>(static_cast<std::size_t>(threads()), 0));
   for (const auto& r : prog_.registers) widths_.push_back(ptx::bits(r.type));
   // Memories.
   std::uint64_t shared_size = prog_.shared_static_bytes + opts_.dynamic_shared;
@@ -255,18 +266,44 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
     shared_size = opts_.shared_bytes;
   }
   if (shared_size > (256ULL << 10)) throw Error(fmt::format("shared memory of {} bytes is more than 256 KiB", shared_size));
-  shared = Memory::dense("shared", shared_size);
-  global = Memory::sparse("global");
-  constant = Memory::sparse("const");
+  if (count > budget().shared_bytes / shared_size)
+    throw Error(over_budget(count > ~0ULL / shared_size ? ~0ULL : count * shared_size,
+                            fmt::format("bytes of shared memory ({} CTAs x {} bytes)", count, shared_size),
+                            budget().shared_bytes, "--max-shared-bytes"));
+  // Every thread of every CTA keeps every register (8 bytes each): bounded before the allocation,
+  // located at the declaration that crosses the budget.
+  const std::uint64_t grid_threads = count * static_cast<std::uint64_t>(threads());  // count is bounded above
+  const auto words = static_cast<unsigned __int128>(prog_.registers.size()) * grid_threads;
+  if (words > budget().register_words) {
+    const std::size_t crossing = static_cast<std::size_t>(budget().register_words / grid_threads);
+    throw ptx::PtxError({ptx::Diagnostic{
+        prog_.file, prog_.registers[std::min(crossing, prog_.registers.size() - 1)].loc,
+        over_budget(static_cast<std::uint64_t>(words),
+                    count > 1 ? fmt::format("register words ({} registers x {} threads x {} CTAs)",
+                                            prog_.registers.size(), threads(), count)
+                              : fmt::format("register words ({} registers x {} threads)", prog_.registers.size(), threads()),
+                    budget().register_words, "--max-register-words")}});
+  }
+  ctas_.reserve(static_cast<std::size_t>(count));
+  next = 0;
+  for (const auto& [lo, hi] : ranges)
+    for (std::uint64_t rank = std::max(lo, next); rank <= hi; ++rank) {
+      Cta& c = ctas_.emplace_back();
+      c.id = grid_.shape.ctaid(rank);
+      c.rank = rank;
+      c.shared = Memory::dense("shared", shared_size);
+      c.regs = RegisterFile(widths_, threads());
+      next = rank + 1;
+    }
   std::uint64_t param_size = 0;
   for (const auto& v : prog_.params) param_size = std::max(param_size, v.address + v.size);
-  param = Memory::dense("param", param_size);
+  grid_.param = Memory::dense("param", param_size);
   for (const auto& v : prog_.variables) {
-    if (v.space == ptx::Space::global) global.write(v.address, v.init.data(), v.init.size());
-    if (v.space == ptx::Space::constant) constant.write(v.address, v.init.data(), v.init.size());
+    if (v.space == ptx::Space::global) grid_.global.write(v.address, v.init.data(), v.init.size());
+    if (v.space == ptx::Space::constant) grid_.constant.write(v.address, v.init.data(), v.init.size());
     if (v.space == ptx::Space::global && v.init.empty()) {
       const std::vector<std::uint8_t> zero(v.size, 0);
-      global.write(v.address, zero.data(), zero.size());
+      grid_.global.write(v.address, zero.data(), zero.size());
     }
   }
 
@@ -321,17 +358,19 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   prep_ = std::move(prep);
 }
 
-void Machine::set_reg(int thread, int r, std::uint64_t v) {
-  const int w = widths_[static_cast<std::size_t>(r)];
-  regs_[static_cast<std::size_t>(r)][static_cast<std::size_t>(thread)] = w >= 64 ? v : v & ((1ULL << w) - 1);
+std::string Machine::warp_name(int c, int w) const {
+  return grid_.shape.ctas() > 1 ? fmt::format("{} warp {}", cta(c).name(), warp_id(w)) : fmt::format("warp {}", warp_id(w));
 }
 
-std::uint32_t Machine::special(ptx::Special s, int thread) const {
+std::uint32_t Machine::special(ptx::Special s, int thread, int c) const {
   using ptx::Special;
   const int lane = thread % kLanes;
   const int warp = warp_id(thread / kLanes);
   const std::uint32_t linear = static_cast<std::uint32_t>(warp) * 32U + static_cast<std::uint32_t>(lane);
-  const auto nx = static_cast<std::uint32_t>(ntid_[0]), ny = static_cast<std::uint32_t>(ntid_[1]);
+  const Dim3& ntid = grid_.shape.ntid;
+  const Dim3& id = cta(c).id;
+  const Dim3& nctaid = grid_.shape.nctaid;
+  const auto nx = static_cast<std::uint32_t>(ntid[0]), ny = static_cast<std::uint32_t>(ntid[1]);
   const std::uint32_t bit = 1U << lane;
   switch (s) {
     case Special::laneid: return static_cast<std::uint32_t>(lane);
@@ -342,13 +381,13 @@ std::uint32_t Machine::special(ptx::Special s, int thread) const {
     case Special::tid_z: return linear / (nx * ny);
     case Special::ntid_x: return nx;
     case Special::ntid_y: return ny;
-    case Special::ntid_z: return static_cast<std::uint32_t>(ntid_[2]);
-    case Special::ctaid_x: return static_cast<std::uint32_t>(opts_.ctaid[0]);
-    case Special::ctaid_y: return static_cast<std::uint32_t>(opts_.ctaid[1]);
-    case Special::ctaid_z: return static_cast<std::uint32_t>(opts_.ctaid[2]);
-    case Special::nctaid_x: return static_cast<std::uint32_t>(opts_.nctaid[0]);
-    case Special::nctaid_y: return static_cast<std::uint32_t>(opts_.nctaid[1]);
-    case Special::nctaid_z: return static_cast<std::uint32_t>(opts_.nctaid[2]);
+    case Special::ntid_z: return static_cast<std::uint32_t>(ntid[2]);
+    case Special::ctaid_x: return static_cast<std::uint32_t>(id[0]);
+    case Special::ctaid_y: return static_cast<std::uint32_t>(id[1]);
+    case Special::ctaid_z: return static_cast<std::uint32_t>(id[2]);
+    case Special::nctaid_x: return static_cast<std::uint32_t>(nctaid[0]);
+    case Special::nctaid_y: return static_cast<std::uint32_t>(nctaid[1]);
+    case Special::nctaid_z: return static_cast<std::uint32_t>(nctaid[2]);
     case Special::lanemask_eq: return bit;
     case Special::lanemask_lt: return bit - 1;
     case Special::lanemask_le: return bit | (bit - 1);
@@ -367,15 +406,19 @@ void Machine::diagnose(const Instruction& ins, const std::string& what) {
 void Machine::start() {
   const int n = static_cast<int>(prog_.code.size());
   sum_ = RunSummary{};
-  sum_.steps.assign(static_cast<std::size_t>(threads()), 0);
-  ws_.assign(static_cast<std::size_t>(warps_), WarpRun{});
-  for (int w = 0; w < warps_; ++w) {
-    // Lanes that exist: the block may end inside this warp.
-    const std::int64_t t = block_threads_ - 32LL * warp_id(w);
-    WarpRun& r = ws_[static_cast<std::size_t>(w)];
-    r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
-    r.stack.push_back({0, n, r.launch});
+  sum_.steps.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(threads()), 0);
+  runs_.assign(static_cast<std::size_t>(ctas()), CtaRun{});
+  for (CtaRun& cr : runs_) {
+    cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
+    for (int w = 0; w < warps_; ++w) {
+      // Lanes that exist: the block may end inside this warp.
+      const std::int64_t t = block_threads_ - 32LL * warp_id(w);
+      WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+      r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
+      r.stack.push_back({0, n, r.launch});
+    }
   }
+  cur_cta_ = 0;
   cur_ = 0;
   started_ = true;
   finished_ = false;
@@ -388,8 +431,9 @@ RunSummary Machine::run() {
   return sum_;
 }
 
-// Warps run in order, each until it finishes or waits at a collective; then the collectives whose
-// warps have all arrived complete, and the round starts again from warp 0.
+// CTAs run in order, each to its end. In a CTA, warps run in order, each until it finishes or
+// waits at a collective; then the collectives whose warps have all arrived complete, and the
+// round starts again from warp 0.
 bool Machine::settle() {
   if (!started_) start();
   while (!finished_) {
@@ -408,31 +452,33 @@ bool Machine::step() {
 }
 
 void Machine::complete_collectives() {
+  std::vector<WarpRun>& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps;
   bool released = false;
   int barrier_waiting = 0, live = 0;
   std::set<std::uint64_t> barrier_ids;
   for (int w = 0; w < warps_; ++w) {
-    const WarpRun& r = ws_[static_cast<std::size_t>(w)];
+    const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
     ++live;
     if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != Collective::barrier) continue;
     ++barrier_waiting;
     const int lane = std::countr_zero(r.stack.back().mask);
-    barrier_ids.insert(exec::Exec(*this, 0, w).read(prog_.code[static_cast<std::size_t>(r.waiting)].ops[0], lane));
+    barrier_ids.insert(
+        exec::Exec(*this, 0, w, cur_cta_).read(prog_.code[static_cast<std::size_t>(r.waiting)].ops[0], lane));
   }
   if (live == 0) {
-    finish();
+    finish_cta();
     return;
   }
   // A CTA barrier completes when every warp that has not exited waits at it (same barrier number).
   if (barrier_waiting == live && barrier_ids.size() == 1) {
-    for (WarpRun& r : ws_) r.released = !r.stack.empty();
+    for (WarpRun& r : ws) r.released = !r.stack.empty();
     released = true;
   }
   for (int g = 0; g + 4 <= warps_; g += 4) {
     bool all = true;
     for (int w = g; w < g + 4; ++w) {
-      const WarpRun& r = ws_[static_cast<std::size_t>(w)];
+      const WarpRun& r = ws[static_cast<std::size_t>(w)];
       all = all && !r.stack.empty() && r.waiting >= 0 &&
             prep_->collective[static_cast<std::size_t>(r.waiting)] == Collective::mma_async;
     }
@@ -445,11 +491,11 @@ void Machine::complete_collectives() {
   std::string who;
   const Instruction* first = nullptr;
   for (int w = 0; w < warps_; ++w) {
-    const WarpRun& r = ws_[static_cast<std::size_t>(w)];
+    const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
     const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
     if (!first) first = &ins;
-    who += fmt::format("{}warp {} at line {} ({})", who.empty() ? "" : "; ", warp_id(w), ins.loc.line, ins.text);
+    who += fmt::format("{}{} at line {} ({})", who.empty() ? "" : "; ", warp_name(cur_cta_, w), ins.loc.line, ins.text);
   }
   throw located(prog_, *first,
                 fmt::format("deadlock: no warp can go on ({}); a barrier needs every live warp of the block, a "
@@ -457,28 +503,34 @@ void Machine::complete_collectives() {
                             who));
 }
 
-void Machine::finish() {
-  finished_ = true;
+// The running CTA has ended: its diagnostics, then the next CTA, or the end of the grid.
+void Machine::finish_cta() {
+  std::vector<WarpRun>& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps;
   for (int w = 0; w < warps_; ++w) {
-    sum_.exited.push_back(ws_[static_cast<std::size_t>(w)].exited);
-    for (const WgmmaAsync::Op* op : ws_[static_cast<std::size_t>(w)].async.in_flight()) {
+    sum_.exited.push_back(ws[static_cast<std::size_t>(w)].exited);
+    for (const WgmmaAsync::Op* op : ws[static_cast<std::size_t>(w)].async.in_flight()) {
       diagnose(prog_.code[static_cast<std::size_t>(op->pc)],
-               fmt::format("warp {}: this wgmma.mma_async is still in flight when the program ends (no "
+               fmt::format("{}: this wgmma.mma_async is still in flight when the program ends (no "
                            "wgmma.commit_group and wgmma.wait_group retired it)",
-                           warp_id(w)));
+                           warp_name(cur_cta_, w)));
       break;
     }
+  }
+  runs_[static_cast<std::size_t>(cur_cta_)] = CtaRun{};  // its control state is no longer needed
+  if (++cur_cta_ == ctas()) {
+    cur_cta_ = ctas() - 1;
+    finished_ = true;
   }
 }
 
 std::optional<Machine::Position> Machine::next() {
   if (!settle()) return std::nullopt;
-  const WarpRun& r = ws_[static_cast<std::size_t>(cur_)];
-  return Position{cur_, r.stack.back().pc, r.stack.back().mask};
+  const WarpRun& r = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(cur_)];
+  return Position{cur_cta_, cur_, r.stack.back().pc, r.stack.back().mask};
 }
 
 bool Machine::ready(int w) {
-  WarpRun& ws = ws_[static_cast<std::size_t>(w)];
+  WarpRun& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
   const int n = static_cast<int>(prog_.code.size());
   auto& stack = ws.stack;
   while (!stack.empty()) {
@@ -501,9 +553,11 @@ bool Machine::ready(int w) {
 }
 
 void Machine::execute(int w) {
-  WarpRun& ws = ws_[static_cast<std::size_t>(w)];
+  WarpRun& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
   const Prepared& prep = *prep_;
   const int base = w * kLanes;
+  const RegisterFile& regs = ctas_[static_cast<std::size_t>(cur_cta_)].regs;
+  const std::size_t step_base = static_cast<std::size_t>(cur_cta_) * static_cast<std::size_t>(threads());
   auto& stack = ws.stack;
   {
     WarpRun::Entry& top = stack.back();
@@ -519,22 +573,26 @@ void Machine::execute(int w) {
     ++sum_.warp_instructions;
     for (int lane = 0; lane < kLanes; ++lane)
       if ((path >> lane) & 1U)
-        if (++sum_.steps[static_cast<std::size_t>(base + lane)] > opts_.max_steps)
+        if (++sum_.steps[step_base + static_cast<std::size_t>(base + lane)] > opts_.max_steps)
           throw located(prog_, ins,
                         fmt::format("step limit: {}lane {} has executed {} instructions without finishing (an endless "
                                     "loop?); the limit is --max-steps",
-                                    warps_ > 1 ? fmt::format("warp {} ", warp_id(w)) : "", lane, opts_.max_steps));
+                                    warps_ > 1 || grid_.shape.ctas() > 1 ? warp_name(cur_cta_, w) + " " : "", lane,
+                                    opts_.max_steps));
     // Guard.
     std::uint32_t lanes = path;
     if (ins.guard >= 0) {
       lanes = 0;
       for (int lane = 0; lane < kLanes; ++lane)
         if ((path >> lane) & 1U)
-          if ((reg(base + lane, ins.guard) != 0) != ins.guard_negated) lanes |= 1U << lane;
+          if ((regs.get(base + lane, ins.guard) != 0) != ins.guard_negated) lanes |= 1U << lane;
     }
     if (opts_.trace) {
-      *opts_.trace << fmt::format("{}{:>5}  {:08x}  {:<8x}  {}\n", warps_ > 1 ? fmt::format("w{:<3}", warp_id(w)) : "",
-                                  ins.loc.line, path, lanes, prog_.line_text(ins.loc.line));
+      const Dim3& id = ctas_[static_cast<std::size_t>(cur_cta_)].id;
+      *opts_.trace << fmt::format("{}{}{:>5}  {:08x}  {:<8x}  {}\n",
+                                  grid_.shape.ctas() > 1 ? fmt::format("c{},{},{} ", id[0], id[1], id[2]) : "",
+                                  warps_ > 1 ? fmt::format("w{:<3}", warp_id(w)) : "", ins.loc.line, path, lanes,
+                                  prog_.line_text(ins.loc.line));
     }
     // wgmma hazards: a register of an in-flight wgmma.mma_async touched by anything but another
     // wgmma.mma_async accumulating into it or reading the same A.
@@ -542,9 +600,9 @@ void Machine::execute(int w) {
       for (const int r : prep.regs_used[static_cast<std::size_t>(pc)])
         if (const auto o = ws.async.owner(r); o.op) {
           diagnose(ins,
-                   fmt::format("warp {}: {} is {} of the wgmma.mma_async at line {}, which is still in flight (use "
+                   fmt::format("{}: {} is {} of the wgmma.mma_async at line {}, which is still in flight (use "
                                "wgmma.commit_group and wgmma.wait_group before touching it)",
-                               warp_id(w), prog_.registers[static_cast<std::size_t>(r)].source,
+                               warp_name(cur_cta_, w), prog_.registers[static_cast<std::size_t>(r)].source,
                                o.accumulator ? "an accumulator" : "an A register", line_of(o.op->pc)));
           break;
         }
@@ -578,7 +636,7 @@ void Machine::execute(int w) {
       return;
     }
     if (coll != Collective::mma_async) {  // a wgmma.mma_async ran when its warpgroup arrived
-      exec::Exec x(*this, path, w);
+      exec::Exec x(*this, path, w, cur_cta_);
       x.live_mask = ws.launch & ~ws.exited;
       x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
       try {
@@ -598,7 +656,9 @@ void Machine::execute(int w) {
 
 // One wgmma.mma_async on the warpgroup of warps g..g+3, all waiting at it.
 void Machine::run_wgmma(int g) {
-  std::vector<WarpRun>& ws = ws_;
+  std::vector<WarpRun>& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps;
+  const int cc = cur_cta_;
+  Memory& shared = cta(cc).shared;
   const int pc = ws[static_cast<std::size_t>(g)].waiting;
   const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
   for (int w = g; w < g + 4; ++w) {
@@ -616,7 +676,7 @@ void Machine::run_wgmma(int g) {
                                 ins.text, warp_id(w), exec::lane_list(r.stack.back().mask)));
     if (ins.guard >= 0)
       for (int lane = 0; lane < kLanes; ++lane)
-        if ((reg(w * kLanes + lane, ins.guard) != 0) == ins.guard_negated)
+        if ((reg(w * kLanes + lane, ins.guard, cc) != 0) == ins.guard_negated)
           throw located(prog_, ins,
                         fmt::format("'{}': the guard is false in warp {} lane {}; wgmma.mma_async.sync.aligned needs "
                                     "all 128 threads",
@@ -628,13 +688,13 @@ void Machine::run_wgmma(int g) {
   const int t0 = g * kLanes;
   // Operands that must be the same in the whole warpgroup: reported, then thread 0's is used.
   const auto uniform = [&](const ptx::Operand& op, const char* what) {
-    const std::uint64_t v = reg(t0, op.reg);
+    const std::uint64_t v = reg(t0, op.reg, cc);
     for (int t = 1; t < Warpgroup::kThreads; ++t)
-      if (reg(t0 + t, op.reg) != v) {
+      if (reg(t0 + t, op.reg, cc) != v) {
         diagnose(ins,
                  fmt::format("{} {} differs between threads of the warpgroup (warp {} lane 0: {:#x}, warp {} lane {}: "
                              "{:#x}); warp {} lane 0's value is used",
-                             what, op.text, warp_id(g), v, warp_id(g + t / kLanes), t % kLanes, reg(t0 + t, op.reg),
+                             what, op.text, warp_id(g), v, warp_id(g + t / kLanes), t % kLanes, reg(t0 + t, op.reg, cc),
                              warp_id(g)));
         break;
       }
@@ -651,7 +711,7 @@ void Machine::run_wgmma(int g) {
   std::vector<std::uint32_t> a, c;
   if (aop.kind == ptx::Operand::Kind::vec) {
     for (int t = 0; t < Warpgroup::kThreads; ++t)
-      for (const auto& e : aop.elems) a.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg)));
+      for (const auto& e : aop.elems) a.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg, cc)));
     in.a = a;
   } else {
     in.desc_a = uniform(aop, "the A descriptor");
@@ -660,14 +720,14 @@ void Machine::run_wgmma(int g) {
   const ptx::WgmmaCall& call = *ins.d.wgmma;
   std::vector<std::uint32_t> meta;
   if (call.ins.variant->sparse) {  // every thread's sp-meta word
-    for (int t = 0; t < Warpgroup::kThreads; ++t) meta.push_back(static_cast<std::uint32_t>(reg(t0 + t, ins.ops[3].reg)));
+    for (int t = 0; t < Warpgroup::kThreads; ++t) meta.push_back(static_cast<std::uint32_t>(reg(t0 + t, ins.ops[3].reg, cc)));
     in.meta = meta;
     in.selector = call.sp_sel;
   }
   const ptx::Operand& sd = ins.ops[static_cast<std::size_t>(call.scale_d)];
   in.scale_d = sd.kind == ptx::Operand::Kind::imm ? sd.value != 0 : uniform(sd, "the scale-d predicate") != 0;
   for (int t = 0; t < Warpgroup::kThreads; ++t)
-    for (const auto& e : dop.elems) c.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg)));
+    for (const auto& e : dop.elems) c.push_back(static_cast<std::uint32_t>(reg(t0 + t, e.reg, cc)));
   in.c = c;
   std::vector<std::uint32_t> d(c.size(), 0);
   try {
@@ -684,30 +744,30 @@ void Machine::run_wgmma(int g) {
   for (int w = g; w < g + 4; ++w) {
     WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (!r.async.fenced())
-      diagnose(ins, fmt::format("warp {}: wgmma.mma_async without an earlier wgmma.fence (the PTX ISA requires one "
+      diagnose(ins, fmt::format("{}: wgmma.mma_async without an earlier wgmma.fence (the PTX ISA requires one "
                                 "before the first wgmma.mma_async and after register writes it reads)",
-                                warp_id(w)));
+                                warp_name(cc, w)));
     // Registers of in-flight operations used here other than as accumulators of the same kind.
     for (const auto& e : aop.elems)
       if (const auto o = r.async.owner(e.reg); o.op && o.accumulator)
-        diagnose(ins, fmt::format("warp {}: A register {} is an accumulator of the wgmma.mma_async at line {}, which "
+        diagnose(ins, fmt::format("{}: A register {} is an accumulator of the wgmma.mma_async at line {}, which "
                                   "is still in flight",
-                                  warp_id(w), e.text, line_of(o.op->pc)));
+                                  warp_name(cc, w), e.text, line_of(o.op->pc)));
     r.async.issue(op);
     r.released = true;
   }
   for (int t = 0; t < Warpgroup::kThreads; ++t)
-    for (std::size_t k = 0; k < nd; ++k) set_reg(t0 + t, dop.elems[k].reg, d[static_cast<std::size_t>(t) * nd + k]);
+    for (std::size_t k = 0; k < nd; ++k) set_reg(t0 + t, dop.elems[k].reg, d[static_cast<std::size_t>(t) * nd + k], cc);
 }
 
-Warp Machine::to_warp(int w) const {
+Warp Machine::to_warp(int w, int c) const {
   Warp out;
   for (std::size_t r = 0; r < prog_.registers.size(); ++r) {
     const auto& d = prog_.registers[r];
     const int b = widths_[r];
     const RegKind k = d.type == PtxType::pred ? RegKind::pred : b <= 16 ? RegKind::b16 : b <= 32 ? RegKind::b32 : RegKind::b64;
     out.declare(d.name, k);
-    for (int lane = 0; lane < kLanes; ++lane) out.set(lane, d.name, regs_[r][static_cast<std::size_t>(w * kLanes + lane)]);
+    for (int lane = 0; lane < kLanes; ++lane) out.set(lane, d.name, reg(w * kLanes + lane, static_cast<int>(r), c));
   }
   return out;
 }

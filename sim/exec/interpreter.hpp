@@ -1,5 +1,10 @@
-// The PTX interpreter: runs a parsed Program (isa/ptx_program.hpp) on the warps of one block,
-// lane by lane, with an active mask.
+// The PTX interpreter: runs a parsed Program (isa/ptx_program.hpp) on a grid of CTAs, each on its
+// warps, lane by lane, with an active mask.
+//
+// Grid: the CTAs run one after another in rank order (x fastest, then y, then z; sim/state/grid.hpp),
+// each to its end; global, const and param memory are shared, each CTA has its own shared memory
+// and registers (sim/state/cta.hpp). CTAs that do not synchronise cannot tell the order apart; the
+// order makes the global side effects of those that race on it defined.
 //
 // SIMT model: a reconvergence stack per warp (the classic immediate-post-dominator scheme). Each
 // entry holds a PC, a reconvergence PC and a lane mask; the top entry executes. A branch whose
@@ -38,6 +43,8 @@
 #include "isa/ptx_program.hpp"
 #include "sim/util/budget.hpp"
 #include "sim/exec/wgmma_async.hpp"
+#include "sim/state/cta.hpp"
+#include "sim/state/grid.hpp"
 #include "sim/state/memory.hpp"
 #include "sim/state/warp.hpp"
 
@@ -51,8 +58,9 @@ struct InterpreterOptions {
   std::uint64_t dynamic_shared = 0;     // bytes for .extern .shared arrays
   std::array<int, 3> ntid = {0, 0, 0};  // block size; 0: .reqntid/.maxntid, else (32, 1, 1)
   int warpid = -1;                      // -1: every warp of the block runs; N: only warp N (%warpid, %tid)
-  std::array<int, 3> ctaid = {0, 0, 0};
-  std::array<int, 3> nctaid = {1, 1, 1};
+  Dim3 nctaid = {1, 1, 1};              // the grid
+  // The CTAs that run, as inclusive ranges of ranks (GridShape::rank); empty: every CTA of the grid.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ctas;
   std::ostream* trace = nullptr;        // one line per executed instruction, when set
   bool strict = false;                  // diagnostics (wgmma hazards) are errors, not warnings
 };
@@ -60,8 +68,8 @@ struct InterpreterOptions {
 // Where the run ended.
 struct RunSummary {
   std::uint64_t warp_instructions = 0;        // instructions issued (any lane active), all warps
-  std::vector<std::uint64_t> steps;           // instructions per thread
-  std::vector<std::uint32_t> exited;          // per warp: lanes that executed ret/exit
+  std::vector<std::uint64_t> steps;           // instructions per thread (cta * threads() + thread)
+  std::vector<std::uint32_t> exited;          // per warp (cta * warps() + warp): lanes that executed ret/exit
   std::vector<ptx::Diagnostic> warnings;      // diagnostics (not under strict: those are thrown)
 };
 
@@ -74,27 +82,44 @@ class Machine {
   // limit of a CTA.
   static constexpr std::uint64_t kDefaultShared = 48 * 1024;
 
-  // Sets up the registers (zero), shared memory (zero; .global/.const initializers) and the
-  // parameter space; Error if a rounding model or an opcode's semantics are missing, or the block
-  // has more than 1024 threads.
+  // Sets up every CTA that runs: registers (zero), shared memory (zero), and the grid's memories
+  // (.global/.const initializers, the parameter space); Error if a rounding model or an opcode's
+  // semantics are missing, the block has more than 1024 threads, or the CTAs' registers and shared
+  // memory cross the budget (sim/util/budget.hpp).
   Machine(const ptx::Program& program, InterpreterOptions options = {});
 
   [[nodiscard]] const ptx::Program& program() const { return prog_; }
   [[nodiscard]] const InterpreterOptions& options() const { return opts_; }
+  [[nodiscard]] const GridShape& grid() const { return grid_.shape; }
 
-  // The warps that run: every warp of the block, or the one of InterpreterOptions::warpid.
+  // The CTAs that run, in the order they run (c = 0 .. ctas() - 1).
+  [[nodiscard]] int ctas() const { return static_cast<int>(ctas_.size()); }
+  [[nodiscard]] Cta& cta(int c) { return ctas_[static_cast<std::size_t>(c)]; }
+  [[nodiscard]] const Cta& cta(int c) const { return ctas_[static_cast<std::size_t>(c)]; }
+
+  // The warps that run in each CTA: every warp of the block, or the one of InterpreterOptions::warpid.
   [[nodiscard]] int warps() const { return warps_; }
   [[nodiscard]] int threads() const { return warps_ * kLanes; }
   // %warpid of the w-th warp run.
   [[nodiscard]] int warp_id(int w) const { return first_warp_ + w; }
 
   // Registers by index in program().registers, per thread = 32 * w + lane of the w-th warp run
-  // (thread = lane when one warp runs); values masked to the declared width.
-  [[nodiscard]] std::uint64_t reg(int thread, int r) const { return regs_[static_cast<std::size_t>(r)][static_cast<std::size_t>(thread)]; }
-  void set_reg(int thread, int r, std::uint64_t v);
+  // (thread = lane when one warp runs) of CTA c; values masked to the declared width.
+  [[nodiscard]] std::uint64_t reg(int thread, int r, int c = 0) const { return cta(c).regs.get(thread, r); }
+  void set_reg(int thread, int r, std::uint64_t v, int c = 0) { cta(c).regs.set(thread, r, v); }
   [[nodiscard]] int reg_bits(int r) const { return widths_[static_cast<std::size_t>(r)]; }
 
-  Memory shared, global, param, constant;
+  // Memories: shared per CTA, the others the grid's.
+  [[nodiscard]] Memory& shared(int c = 0) { return cta(c).shared; }
+  [[nodiscard]] const Memory& shared(int c = 0) const { return cta(c).shared; }
+  [[nodiscard]] Memory& global() { return grid_.global; }
+  [[nodiscard]] const Memory& global() const { return grid_.global; }
+  [[nodiscard]] Memory& param() { return grid_.param; }
+  [[nodiscard]] const Memory& param() const { return grid_.param; }
+  [[nodiscard]] Memory& constant() { return grid_.constant; }
+  [[nodiscard]] const Memory& constant() const { return grid_.constant; }
+  // "warp 3", or "CTA (1, 0, 0) warp 3" when the grid has several CTAs: who a message is about.
+  [[nodiscard]] std::string warp_name(int c, int w) const;
 
   // Runs to the end (from where step() left it). Runtime errors (a step limit, an out-of-range
   // address, an mma with lanes inactive, a deadlock...) are thrown as ptx::PtxError located at
@@ -107,6 +132,7 @@ class Machine {
   // it: warps that reach a collective wait there, and a wgmma.mma_async whose warpgroup has
   // arrived runs then; each warp then steps past it).
   struct Position {
+    int cta = 0;              // the c-th CTA run
     int warp = 0;             // the w-th warp run
     int pc = 0;               // index in program().code
     std::uint32_t lanes = 0;  // lanes on its path
@@ -117,12 +143,12 @@ class Machine {
   [[nodiscard]] bool finished() const { return finished_; }
   [[nodiscard]] const RunSummary& summary() const { return sum_; }
 
-  // The register file of the w-th warp run as a Warp (declared-order named registers; .b8/.b16
-  // as b16, .pred as pred).
-  [[nodiscard]] Warp to_warp(int w = 0) const;
+  // The register file of the w-th warp run of CTA c as a Warp (declared-order named registers;
+  // .b8/.b16 as b16, .pred as pred).
+  [[nodiscard]] Warp to_warp(int w = 0, int c = 0) const;
 
-  // Special registers of a thread (as in reg()).
-  [[nodiscard]] std::uint32_t special(ptx::Special s, int thread) const;
+  // Special registers of a thread of CTA c (as in reg()).
+  [[nodiscard]] std::uint32_t special(ptx::Special s, int thread, int c = 0) const;
 
   // A diagnostic of the running instruction: a warning in summary(), or thrown under strict.
   void diagnose(const ptx::Instruction& ins, const std::string& what);
@@ -141,6 +167,10 @@ class Machine {
     bool released = false;  // the collective at `waiting` has completed: step past it
     WgmmaAsync async;
   };
+  // A CTA's scheduler state: its warps' control state.
+  struct CtaRun {
+    std::vector<WarpRun> warps;
+  };
 
   // Whether warp w has an instruction to execute now (false: finished, or waiting at a collective
   // of several warps, which it then records).
@@ -149,20 +179,21 @@ class Machine {
   bool settle();        // makes cur_ a ready warp; false when every warp has finished
   void complete_collectives();
   void run_wgmma(int group);
-  void finish();
+  void finish_cta();
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 
   const ptx::Program& prog_;
   InterpreterOptions opts_;
   int warps_ = 1, first_warp_ = 0;
   std::int64_t block_threads_ = 32;
-  std::vector<std::vector<std::uint64_t>> regs_;
   std::vector<int> widths_;
-  std::array<int, 3> ntid_{};
+  Grid grid_;
+  std::vector<Cta> ctas_;
   std::shared_ptr<const Prepared> prep_;
-  std::vector<WarpRun> ws_;
+  std::vector<CtaRun> runs_;  // parallel to ctas_
   RunSummary sum_;
-  int cur_ = 0;  // the warp that runs
+  int cur_cta_ = 0;  // the CTA that runs
+  int cur_ = 0;      // its warp that runs
   bool started_ = false, finished_ = false;
 };
 

@@ -14,12 +14,15 @@ namespace ptxmma::exec {
 
 class Exec {
  public:
-  Exec(Machine& machine, std::uint32_t path, int warp)
-      : m(machine), p(machine.program()), base(warp * Machine::kLanes), path_mask(path) {}
+  Exec(Machine& machine, std::uint32_t path, int warp, int cta_index)
+      : m(machine), p(machine.program()), cta(machine.cta(cta_index)), cta_index(cta_index),
+        base(warp * Machine::kLanes), path_mask(path) {}
 
   Machine& m;
   const ptx::Program& p;
-  int base;                              // the warp's first thread in Machine::reg; lanes are 0..31
+  Cta& cta;                              // the warp's CTA: its registers and shared memory
+  int cta_index;                         // the c-th CTA run
+  int base;                              // the warp's first thread in the CTA's registers; lanes are 0..31
   std::uint32_t path_mask;               // lanes on this path (before the guard): "active" lanes
   std::uint32_t live_mask = 0xffffffffU; // lanes launched and not exited
   const MmaExecutor* mma = nullptr;      // the prepared executor of an mma instruction

@@ -24,15 +24,16 @@ std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1
 // The memory and the address within it.
 std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr) {
   Machine& m = x.m;
+  Memory& shared = x.cta.shared;
   switch (s) {
-    case Space::shared: return {&m.shared, addr};
-    case Space::global: return {&m.global, addr};
-    case Space::param: return {&m.param, addr};
-    case Space::constant: return {&m.constant, addr};
+    case Space::shared: return {&shared, addr};
+    case Space::global: return {&m.global(), addr};
+    case Space::param: return {&m.param(), addr};
+    case Space::constant: return {&m.constant(), addr};
     case Space::generic:
-      if (addr >= Machine::kSharedWindow && addr - Machine::kSharedWindow < m.shared.size())
-        return {&m.shared, addr - Machine::kSharedWindow};
-      return {&m.global, addr};
+      if (addr >= Machine::kSharedWindow && addr - Machine::kSharedWindow < shared.size())
+        return {&shared, addr - Machine::kSharedWindow};
+      return {&m.global(), addr};
     default: throw Error(fmt::format("memory space .{} is not supported", ptx::name(s)));
   }
 }
@@ -102,7 +103,7 @@ void ldmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
       try {
         for (int c = 0; c < 8; ++c)
-          mat[i][r][c] = static_cast<std::uint16_t>(x.m.shared.load(addr + static_cast<std::uint64_t>(2 * c), 2));
+          mat[i][r][c] = static_cast<std::uint16_t>(x.cta.shared.load(addr + static_cast<std::uint64_t>(2 * c), 2));
       } catch (const Error& e) {
         throw Error(fmt::format("lane {}: {}", src, e.what()));
       }
@@ -138,7 +139,7 @@ void stmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const std::uint64_t addr = x.address(ins.ops[0], src);
       if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
       try {
-        for (int c = 0; c < 8; ++c) x.m.shared.store(addr + static_cast<std::uint64_t>(2 * c), 2, mat[i][r][c]);
+        for (int c = 0; c < 8; ++c) x.cta.shared.store(addr + static_cast<std::uint64_t>(2 * c), 2, mat[i][r][c]);
       } catch (const Error& e) {
         throw Error(fmt::format("lane {}: {}", src, e.what()));
       }

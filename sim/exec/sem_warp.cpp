@@ -30,7 +30,7 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::string& name = x.p.registers[static_cast<std::size_t>(r)].name;
     if (!w.declared(name)) {
       w.declare(name, x.m.reg_bits(r) == 64 ? RegKind::b64 : RegKind::b32);
-      for (int lane = 0; lane < 32; ++lane) w.set(lane, name, x.m.reg(x.base + lane, r));
+      for (int lane = 0; lane < 32; ++lane) w.set(lane, name, x.cta.regs.get(x.base + lane, r));
     }
     return name;
   };
@@ -55,7 +55,7 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   w.set_active_mask(lanes);
   execute_mma(w, *x.mma, regs);
   for (const Operand& e : ins.ops[0].elems)
-    for (int lane = 0; lane < 32; ++lane) x.m.set_reg(x.base + lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
+    for (int lane = 0; lane < 32; ++lane) x.cta.regs.set(x.base + lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
 }
 
 void wgmma(Exec&, const Instruction& ins, std::uint32_t lanes) {

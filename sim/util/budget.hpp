@@ -17,7 +17,8 @@ struct Budget {
   std::uint64_t exact_units = 1ULL << 20;     // exact decimal arithmetic of one file (w^2 a number, w its 64-bit words)
   std::uint64_t ptx_statements = 1ULL << 20;  // statements of one PTX file
   std::uint64_t ptx_line_bytes = 1ULL << 20;  // one line of PTX
-  std::uint64_t register_words = 1ULL << 24;  // registers x threads of one machine (8 bytes each)
+  std::uint64_t register_words = 1ULL << 24;  // registers x threads of one machine, all CTAs (8 bytes each)
+  std::uint64_t shared_bytes = 1ULL << 28;    // shared memory of all the CTAs one machine runs
   std::uint64_t memory_pages = 1ULL << 16;    // 4 KiB pages of sparse (global) memory one machine touches
   std::uint64_t golden_bytes = 1ULL << 30;    // decompressed golden-set bytes one job holds at a time
   std::uint64_t steps = 1'000'000;            // instructions per thread of one run

@@ -53,7 +53,7 @@ TEST(Malformed, StateYaml) {
       {"ntid out of range", "ntid: [2048]\n", "FILE:1:8: 'ntid' value 2048 is out of range [1, 1024]"},
       {"ntid of 0 (once 32)", "ntid: [0, 1, 1]\n", "FILE:1:8: 'ntid' value 0 is out of range [1, 1024]"},
       {"ntid y of 0 (once 1)", "ntid: [32, 0, 1]\n", "FILE:1:12: 'ntid' value 0 is out of range [1, 1024]"},
-      {"nctaid of 0", "nctaid: [0, 0, 0]\n", "FILE:1:10: 'nctaid' value 0 is out of range [1, 1024]"},
+      {"nctaid of 0", "nctaid: [0, 0, 0]\n", "FILE:1:10: 'nctaid' value 0 is out of range [1, 65535]"},
       {"ctaid outside the grid", "ctaid: [2]\nnctaid: [2]\n", "FILE:1:8: 'ctaid' x = 2 is outside the grid: 'nctaid' x = 2"},
       {"ctaid outside the default grid", "ctaid: [0, 1]\n", "FILE:1:8: 'ctaid' y = 1 is outside the grid: 'nctaid' y = 1"},
       {"warpid out of range", "warpid: 4294967296\n", "FILE:1:9: 'warpid' value 4294967296 is out of range [0, 31]"},

@@ -112,22 +112,22 @@ TEST(PtxParser, NvccKernelRuns) {
   const Program p = parse_ptx(kKernel, "k.ptx");
   Machine m(p);
   // param 0: output at 0x1000, param 1: input at 0x2000 (1.5, 2.5, 1.5, ...), param 2 [8]: 77
-  m.param.store(0, 8, 0x1000);
-  m.param.store(8, 8, 0x2000);
-  m.param.store(24, 4, 77);
+  m.param().store(0, 8, 0x1000);
+  m.param().store(8, 8, 0x2000);
+  m.param().store(24, 4, 77);
   const std::uint32_t vals[2] = {0x3fc00000U /*1.5*/, 0x40200000U /*2.5*/};
-  for (int i = 0; i < 32; ++i) m.global.store(0x2000 + 4 * static_cast<std::uint64_t>(i), 4, vals[i % 2]);
-  for (int i = 0; i < 32; ++i) m.global.store(0x1000 + 4 * static_cast<std::uint64_t>(i), 4, 0);
+  for (int i = 0; i < 32; ++i) m.global().store(0x2000 + 4 * static_cast<std::uint64_t>(i), 4, vals[i % 2]);
+  for (int i = 0; i < 32; ++i) m.global().store(0x1000 + 4 * static_cast<std::uint64_t>(i), 4, 0);
   m.run();
   // Lanes 0..15 add smem[i + 16] (the value of lane i + 16: same parity): 3.0 or 5.0.
-  EXPECT_EQ(m.global.load(0x1000, 4), 0x40400000U);       // 1.5 + 1.5
-  EXPECT_EQ(m.global.load(0x1000 + 4, 4), 0x40a00000U);   // 2.5 + 2.5
-  EXPECT_EQ(m.global.load(0x1000 + 4 * 16, 4), vals[0]);  // lane 16 skipped the add
+  EXPECT_EQ(m.global().load(0x1000, 4), 0x40400000U);       // 1.5 + 1.5
+  EXPECT_EQ(m.global().load(0x1000 + 4, 4), 0x40a00000U);   // 2.5 + 2.5
+  EXPECT_EQ(m.global().load(0x1000 + 4 * 16, 4), vals[0]);  // lane 16 skipped the add
   // The inline asm swapped the halves of %r4 = smem + 4 * lane.
   EXPECT_EQ(m.reg(3, p.find_register("%r5")), (12U << 16));
   // st.shared.v2 of %v = {lane, 77} at smem + 8 * lane + 256.
-  EXPECT_EQ(m.shared.load(8 * 5 + 256, 4), 5U);
-  EXPECT_EQ(m.shared.load(8 * 5 + 260, 4), 77U);
+  EXPECT_EQ(m.shared().load(8 * 5 + 256, 4), 5U);
+  EXPECT_EQ(m.shared().load(8 * 5 + 260, 4), 77U);
 }
 
 TEST(PtxParser, BareSnippetAndScopes) {

@@ -340,8 +340,8 @@ TEST(PtxSemantics, LoadsAndStores) {
     }
   )",
                         [](Ran& x) {
-                          x.machine->param.store(0, 8, 0x10000);
-                          x.machine->param.store(8, 4, 42);
+                          x.machine->param().store(0, 8, 0x10000);
+                          x.machine->param().store(8, 4, 42);
                         });
   EXPECT_EQ(r.reg(3, "%r4"), 7U);
   EXPECT_EQ(r.reg(3, "%r5"), 0xdeadbeefU);
@@ -350,8 +350,8 @@ TEST(PtxSemantics, LoadsAndStores) {
   EXPECT_EQ(r.reg(3, "%h"), 0xdeadU);
   EXPECT_EQ(r.reg(3, "%r8"), 42U);
   EXPECT_EQ(r.reg(9, "%r9"), 109U);
-  EXPECT_EQ(r.machine->shared.load(16 * 5 + 4, 4), 105U);
-  EXPECT_EQ(r.machine->global.load(0x10000 + 4 * 31, 4), 131U);
+  EXPECT_EQ(r.machine->shared().load(16 * 5 + 4, 4), 105U);
+  EXPECT_EQ(r.machine->global().load(0x10000 + 4 * 31, 4), 131U);
 }
 
 TEST(PtxSemantics, MemoryErrorsAreLocated) {
@@ -369,7 +369,7 @@ void fill_matrices(Ran& r) {
   for (int m = 0; m < 4; ++m)
     for (int row = 0; row < 8; ++row)
       for (int c = 0; c < 8; ++c)
-        r.machine->shared.store(static_cast<std::uint64_t>(128 * m + 16 * row + 2 * c), 2,
+        r.machine->shared().store(static_cast<std::uint64_t>(128 * m + 16 * row + 2 * c), 2,
                                 static_cast<std::uint64_t>(0x1000 * m + 0x10 * row + c));
 }
 
@@ -404,7 +404,7 @@ TEST(PtxSemantics, LdmatrixStmatrixMovmatrix) {
     EXPECT_EQ(r.reg(lane, "%b1"), r.reg(lane, "%a1"));
   }
   // Row 3 of the stored transpose of matrix 0 is column 3 of matrix 0.
-  for (int c = 0; c < 8; ++c) EXPECT_EQ(r.machine->shared.load(512 + 16 * 3 + 2 * static_cast<std::uint64_t>(c), 2), elem(0, c, 3));
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(r.machine->shared().load(512 + 16 * 3 + 2 * static_cast<std::uint64_t>(c), 2), elem(0, c, 3));
 }
 
 TEST(PtxSemantics, Shuffles) {

@@ -33,7 +33,7 @@ const std::string kMma =
 
 // Every A and B element 1.0, the descriptors in every thread.
 void ones(Ran& r) {
-  for (std::uint64_t a = 0; a < 2048 + 256; a += 2) r.machine->shared.store(a, 2, 0x3c00);
+  for (std::uint64_t a = 0; a < 2048 + 256; a += 2) r.machine->shared().store(a, 2, 0x3c00);
   for (int t = 0; t < r.machine->threads(); ++t) {
     r.machine->set_reg(t, r.index("%da"), kDescA);
     r.machine->set_reg(t, r.index("%db"), kDescB);

@@ -19,7 +19,8 @@ void add_budget_options(CLI::App& app) {
       "exact decimal arithmetic of one file, in units of w^2 a number (w: its 64-bit words)");
   add("--max-statements", b.ptx_statements, "statements of one PTX file");
   add("--max-line-length", b.ptx_line_bytes, "bytes of one PTX line");
-  add("--max-register-words", b.register_words, "registers x threads of one run");
+  add("--max-register-words", b.register_words, "registers x threads of one run (every CTA's)");
+  add("--max-shared-bytes", b.shared_bytes, "bytes of shared memory of all the CTAs of one run");
   add("--max-memory-pages", b.memory_pages, "4 KiB pages of global or const memory one run touches");
   add("--max-golden-bytes", b.golden_bytes, "decompressed golden-set bytes one replay job holds at a time");
   app.fallthrough();  // the budget options may also come after the subcommand

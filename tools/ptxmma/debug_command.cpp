@@ -116,8 +116,8 @@ class Debugger {
     }
     const ptx::Instruction& ins = p_.code[static_cast<std::size_t>(pos->pc)];
     out << fmt::format("{}line {}, lanes {:08x}: {}\n",
-                       m_.warps() > 1 ? fmt::format("warp {}, ", m_.warp_id(pos->warp)) : "", ins.loc.line, pos->lanes,
-                       p_.line_text(ins.loc.line));
+                       m_.warps() > 1 || m_.grid().ctas() > 1 ? m_.warp_name(pos->cta, pos->warp) + ", " : "", ins.loc.line,
+                       pos->lanes, p_.line_text(ins.loc.line));
   }
 
  private:
@@ -192,6 +192,16 @@ class Debugger {
     for (const auto& [line, id] : breaks_) out << fmt::format("breakpoint {} at line {}\n", id, line);
   }
 
+  // The CTA that runs now (the last one once the grid has finished): what print, regs, mem shared
+  // and matrix show.
+  [[nodiscard]] int cta() const {
+    const auto pos = m_.next();
+    return pos ? pos->cta : m_.ctas() - 1;
+  }
+  [[nodiscard]] std::string label(int warp) const {
+    return m_.warps() > 1 || m_.grid().ctas() > 1 ? m_.warp_name(cta(), warp) + " " : "";
+  }
+
   // The warp of "warp W" at w[i], w[i+1] (a warp that runs), else the current one.
   [[nodiscard]] int warp_arg(const std::vector<std::string>& w, std::size_t& n) const {
     int warp = 0;
@@ -222,9 +232,9 @@ class Debugger {
     const ValueView view = default_view(decl.type);
     for (int lane = 0; lane < 32; ++lane) {
       if (!((lanes >> lane) & 1U)) continue;
-      const std::uint64_t v = m_.reg(warp * 32 + lane, r);
-      out << fmt::format("{}lane {:>2} {} = {}  {}\n", m_.warps() > 1 ? fmt::format("warp {} ", m_.warp_id(warp)) : "",
-                         lane, decl.name, hex_text(v, bits), typed_text(v, bits, view));
+      const std::uint64_t v = m_.reg(warp * 32 + lane, r, cta());
+      out << fmt::format("{}lane {:>2} {} = {}  {}\n", label(warp), lane, decl.name, hex_text(v, bits),
+                         typed_text(v, bits, view));
     }
   }
 
@@ -234,14 +244,13 @@ class Debugger {
     if (n > 2) throw Error("regs [LANE] [warp W]");
     const auto lane = n == 2 ? static_cast<int>(number(w[1], "regs")) : 0;
     if (lane > 31) throw Error(fmt::format("lane {} is not 0..31", lane));
-    out << (m_.warps() > 1 ? fmt::format("warp {} lane {}\n", m_.warp_id(warp), lane) : fmt::format("lane {}\n", lane))
-        << view_.lines(m_, warp * 32 + lane);
+    out << fmt::format("{}lane {}\n", label(warp), lane) << view_.lines(m_, warp * 32 + lane, cta());
   }
 
   void mem(const std::vector<std::string>& w, std::ostream& out) const {
     if (w.size() != 4) throw Error("mem SPACE OFFSET LENGTH");
-    const Memory* m = w[1] == "shared" ? &m_.shared : w[1] == "global" ? &m_.global
-                      : w[1] == "const" ? &m_.constant : w[1] == "param" ? &m_.param : nullptr;
+    const Memory* m = w[1] == "shared" ? &m_.shared(cta()) : w[1] == "global" ? &m_.global()
+                      : w[1] == "const" ? &m_.constant() : w[1] == "param" ? &m_.param() : nullptr;
     if (!m) throw Error(fmt::format("unknown memory '{}' (shared, global, const, param)", w[1]));
     const std::uint64_t len = number(w[3], "mem");
     if (len > (1U << 20)) throw Error("mem: at most 1 MiB");
@@ -253,7 +262,7 @@ class Debugger {
     const int warp = warp_arg(w, n);
     if (n < 2 || n > 3) throw Error("matrix A|B|C|D [LINE] [warp W]");
     const int pc = matrix_instruction(p_, n == 3 ? static_cast<int>(number(w[2], "matrix")) : 0);
-    out << format_matrix(operand_matrix(m_, pc, w[1], warp));
+    out << format_matrix(operand_matrix(m_, pc, w[1], warp, cta()));
   }
 
   void list(std::ostream& out) const {
@@ -299,8 +308,9 @@ void add_debug_command(CLI::App& app) {
       state.apply(m);
       Debugger d(prog, m, prog.lines, view);
       std::istream& in = opts->commands.empty() ? std::cin : script;
-      std::cout << fmt::format("{}: {} ({}), {} warp{}\n", opts->file, prog.bare ? "snippet" : "kernel " + prog.entry,
-                               prog.target, m.warps(), m.warps() == 1 ? "" : "s");
+      std::cout << fmt::format("{}: {} ({}), {}{} warp{}\n", opts->file, prog.bare ? "snippet" : "kernel " + prog.entry,
+                               prog.target, m.ctas() > 1 ? fmt::format("{} CTAs of ", m.ctas()) : "", m.warps(),
+                               m.warps() == 1 ? "" : "s");
       m.start();  // stopped before the first instruction
       d.where(std::cout);
       for (std::string line;;) {

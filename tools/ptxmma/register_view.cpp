@@ -74,12 +74,12 @@ RegisterView::RegisterView(const ptx::Program& p, const std::vector<std::string>
   }
 }
 
-std::string RegisterView::lines(const Machine& m, int thread) const {
+std::string RegisterView::lines(const Machine& m, int thread, int cta) const {
   std::string out;
   for (const int r : shown_) {
     const auto& decl = p_.registers[static_cast<std::size_t>(r)];
     const int w = ptx::bits(decl.type);
-    const std::uint64_t v = m.reg(thread, r);
+    const std::uint64_t v = m.reg(thread, r, cta);
     const ValueView& view = views_.at(r);
     if (decl.type == ptx::PtxType::pred)
       out += fmt::format("  {:<{}}  {:<{}}  {}\n", decl.name, name_width_, ".pred", type_width_, v & 1U);
@@ -90,12 +90,12 @@ std::string RegisterView::lines(const Machine& m, int thread) const {
   return out;
 }
 
-nlohmann::json RegisterView::json(const Machine& m, int thread) const {
+nlohmann::json RegisterView::json(const Machine& m, int thread, int cta) const {
   nlohmann::json out = nlohmann::json::object();
   for (const int r : shown_) {
     const auto& decl = p_.registers[static_cast<std::size_t>(r)];
     const int w = ptx::bits(decl.type);
-    const std::uint64_t v = m.reg(thread, r);
+    const std::uint64_t v = m.reg(thread, r, cta);
     const ValueView& view = views_.at(r);
     out[decl.name] = decl.type == ptx::PtxType::pred
                          ? nlohmann::json{{"type", "pred"}, {"value", (v & 1U) != 0}}

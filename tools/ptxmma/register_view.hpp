@@ -21,10 +21,10 @@ class RegisterView {
   // `as`: REG=TYPE views. Error naming the option when a pattern matches nothing.
   RegisterView(const ptx::Program& p, const std::vector<std::string>& regs, const std::vector<std::string>& as);
 
-  // One line per shown register of `thread`: name, type, hex, typed value.
-  [[nodiscard]] std::string lines(const Machine& m, int thread) const;
+  // One line per shown register of `thread` of CTA `cta`: name, type, hex, typed value.
+  [[nodiscard]] std::string lines(const Machine& m, int thread, int cta = 0) const;
   // {"%r1": {"type": "u32", "hex": "0x...", "value": "..."}, ...}
-  [[nodiscard]] nlohmann::json json(const Machine& m, int thread) const;
+  [[nodiscard]] nlohmann::json json(const Machine& m, int thread, int cta = 0) const;
   [[nodiscard]] const std::vector<int>& shown() const { return shown_; }
 
  private:

@@ -1,6 +1,7 @@
 // `ptxmma run SNIPPET.ptx [--init STATE.yaml] [--lanes 0-3,8] [--warps 0,2] [--regs %r1,%f2]
-// [--as REG=TYPE] [--matrix D[@LINE]] [--json] [--trace] [--strict]`: parses a PTX kernel or bare
-// snippet, runs it on the warps of one block and prints the final register file lane by lane, each
+// [--as REG=TYPE] [--matrix D[@LINE]] [--json] [--trace] [--strict] [--ctas 0-3]`: parses a PTX
+// kernel or bare snippet, runs it on every CTA of the grid (or those of --ctas), each on the warps
+// of its block, and prints the final register file of every CTA lane by lane, each
 // register in hex and typed by its declared type (or --as), the operands of an mma/wgmma as
 // matrices, or all of it as JSON. Parse and runtime errors print as a compiler's:
 // file:line:col: error: message; diagnostics as file:line:col: warning: message on stderr.
@@ -70,7 +71,7 @@ nlohmann::json matrix_json(const OperandMatrix& om) {
 }  // namespace
 
 void add_run_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on the warps of one block and print the final registers");
+  auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on the CTAs of a grid and print the final registers");
   struct Opts : SnippetOptions {
     std::string lanes, warps;
     std::vector<std::string> regs, as, dump_shared, matrix;
@@ -111,57 +112,85 @@ void add_run_command(CLI::App& app) {
       const RunSummary sum = m.run();
       for (const auto& w : sum.warnings) std::cerr << w.text() << "\n";
       const auto shown_warp = [&](int w) { return ((warp_mask >> m.warp_id(w)) & 1U) != 0; };
-      // Matrices: per warp for mma, per warpgroup for wgmma.
+      const bool grid = m.grid().ctas() > 1;
+      const auto cta_json = [&](int c) {
+        const Dim3& id = m.cta(c).id;
+        return nlohmann::json::array({id[0], id[1], id[2]});
+      };
+      // Matrices: per warp for mma, per warpgroup for wgmma, in every CTA.
       std::vector<OperandMatrix> shown_matrices;
       for (std::size_t i = 0; i < matrices.size(); ++i) {
         const bool group = static_cast<bool>(prog.code[static_cast<std::size_t>(matrix_pcs[i])].d.wgmma);
-        for (int w = 0; w < m.warps(); w += group ? 4 : 1)
-          if (shown_warp(w) || (group && (shown_warp(w + 1) || shown_warp(w + 2) || shown_warp(w + 3))))
-            shown_matrices.push_back(operand_matrix(m, matrix_pcs[i], matrices[i].first, w));
+        for (int c = 0; c < m.ctas(); ++c)
+          for (int w = 0; w < m.warps(); w += group ? 4 : 1)
+            if (shown_warp(w) || (group && (shown_warp(w + 1) || shown_warp(w + 2) || shown_warp(w + 3))))
+              shown_matrices.push_back(operand_matrix(m, matrix_pcs[i], matrices[i].first, w, c));
       }
       if (opts->json) {
         nlohmann::json j;
         j["file"] = opts->file;
         j["entry"] = prog.bare ? nlohmann::json(nullptr) : nlohmann::json(prog.entry);
         j["target"] = prog.target;
+        if (grid) {
+          j["grid"] = nlohmann::json::array({m.grid().nctaid[0], m.grid().nctaid[1], m.grid().nctaid[2]});
+          j["ctas"] = nlohmann::json::array();
+          for (int c = 0; c < m.ctas(); ++c) j["ctas"].push_back(cta_json(c));
+        }
         j["warps"] = m.warps();
         j["instructions"] = sum.warp_instructions;
         j["exited"] = sum.exited;
         j["warnings"] = nlohmann::json::array();
         for (const auto& w : sum.warnings) j["warnings"].push_back(w.text());
         j["threads"] = nlohmann::json::array();
-        for (int t = 0; t < m.threads(); ++t)
-          if (((lane_mask >> (t % 32)) & 1U) && shown_warp(t / 32))
-            j["threads"].push_back({{"warp", m.warp_id(t / 32)}, {"lane", t % 32}, {"registers", view.json(m, t)}});
+        for (int c = 0; c < m.ctas(); ++c)
+          for (int t = 0; t < m.threads(); ++t)
+            if (((lane_mask >> (t % 32)) & 1U) && shown_warp(t / 32)) {
+              nlohmann::json th = {{"warp", m.warp_id(t / 32)}, {"lane", t % 32}, {"registers", view.json(m, t, c)}};
+              if (grid) th["cta"] = cta_json(c);
+              j["threads"].push_back(std::move(th));
+            }
         j["matrices"] = nlohmann::json::array();
         for (const auto& om : shown_matrices) j["matrices"].push_back(matrix_json(om));
-        for (const auto& [off, len] : dumps) {
-          std::vector<std::uint8_t> bytes(len);
-          m.shared.read(off, bytes.data(), bytes.size());
-          j["shared"].push_back({{"offset", off}, {"bytes", bytes}});
-        }
+        for (int c = 0; c < m.ctas(); ++c)
+          for (const auto& [off, len] : dumps) {
+            std::vector<std::uint8_t> bytes(len);
+            m.shared(c).read(off, bytes.data(), bytes.size());
+            nlohmann::json d = {{"offset", off}, {"bytes", bytes}};
+            if (grid) d["cta"] = cta_json(c);
+            j["shared"].push_back(std::move(d));
+          }
         std::cout << j.dump(1) << "\n";
         return;
       }
       std::string exited;
-      for (int w = 0; w < m.warps(); ++w)
-        if (sum.exited[static_cast<std::size_t>(w)])
-          exited += fmt::format("{}{}{:#010x}", exited.empty() ? "" : ", ",
-                                m.warps() > 1 ? fmt::format("warp {} ", m.warp_id(w)) : "", sum.exited[static_cast<std::size_t>(w)]);
-      std::cout << fmt::format("{}: {} ({}), {}{} instructions issued; lanes exited: {}\n", opts->file,
-                               prog.bare ? "snippet" : "kernel " + prog.entry, prog.target,
-                               m.warps() > 1 ? fmt::format("{} warps, ", m.warps()) : "", sum.warp_instructions,
-                               exited.empty() ? "none" : exited);
-      if (matrices.empty() || !opts->regs.empty())  // --matrix alone shows just the matrices
-        for (int t = 0; t < m.threads(); ++t) {
-          const int lane = t % 32;
-          if (!((lane_mask >> lane) & 1U) || !shown_warp(t / 32)) continue;
-          std::cout << (m.warps() > 1 ? fmt::format("warp {} lane {}\n", m.warp_id(t / 32), lane)
-                                      : fmt::format("lane {}\n", lane))
-                    << view.lines(m, t);
+      for (int c = 0; c < m.ctas(); ++c)
+        for (int w = 0; w < m.warps(); ++w) {
+          const std::uint32_t e = sum.exited[static_cast<std::size_t>(c * m.warps() + w)];
+          if (e)
+            exited += fmt::format("{}{}{:#010x}", exited.empty() ? "" : ", ",
+                                  m.warps() > 1 || grid ? m.warp_name(c, w) + " " : "", e);
         }
+      const GridShape& g = m.grid();
+      std::cout << fmt::format("{}: {} ({}), {}{}{} instructions issued; lanes exited: {}\n", opts->file,
+                               prog.bare ? "snippet" : "kernel " + prog.entry, prog.target,
+                               grid ? fmt::format("{} CTAs of a {}x{}x{} grid, ", m.ctas(), g.nctaid[0], g.nctaid[1],
+                                                  g.nctaid[2])
+                                    : "",
+                               m.warps() > 1 ? fmt::format("{} warps{}, ", m.warps(), grid ? " each" : "") : "",
+                               sum.warp_instructions, exited.empty() ? "none" : exited);
+      if (matrices.empty() || !opts->regs.empty())  // --matrix alone shows just the matrices
+        for (int c = 0; c < m.ctas(); ++c)
+          for (int t = 0; t < m.threads(); ++t) {
+            const int lane = t % 32;
+            if (!((lane_mask >> lane) & 1U) || !shown_warp(t / 32)) continue;
+            std::cout << (m.warps() > 1 || grid ? fmt::format("{} lane {}\n", m.warp_name(c, t / 32), lane)
+                                                : fmt::format("lane {}\n", lane))
+                      << view.lines(m, t, c);
+          }
       for (const auto& om : shown_matrices) std::cout << format_matrix(om);
-      for (const auto& [off, len] : dumps) std::cout << hex_dump(m.shared, off, len);
+      for (int c = 0; c < m.ctas(); ++c)
+        for (const auto& [off, len] : dumps)
+          std::cout << (grid ? m.cta(c).name() + " " : "") << hex_dump(m.shared(c), off, len);
     } catch (const ptx::PtxError& e) {
       std::cout.flush();
       std::cerr << e.what() << "\n";

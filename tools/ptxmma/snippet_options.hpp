@@ -13,7 +13,7 @@
 namespace ptxmma::cli {
 
 struct SnippetOptions {
-  std::string file, init, entry, arch = "sm_90a";
+  std::string file, init, entry, arch = "sm_90a", ctas;
   std::uint64_t max_steps = 1'000'000;
   bool strict = false;
 };

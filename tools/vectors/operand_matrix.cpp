@@ -23,7 +23,7 @@ int matrix_instruction(const ptx::Program& p, int line) {
   return found;
 }
 
-OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, int warp) {
+OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, int warp, int cta) {
   const ptx::Program& p = m.program();
   const ptx::Instruction& ins = p.code.at(static_cast<std::size_t>(pc));
   if (which.size() != 1 || std::string_view("ABCD").find(which[0]) == std::string_view::npos)
@@ -57,7 +57,8 @@ OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, i
   if (first_thread + l->lanes > m.threads())
     throw Error(fmt::format("warp {} has no {}-thread group of its own in this run", warp, l->lanes));
   OperandMatrix om;
-  om.title = fmt::format("{} of {} (line {}{})", which, ins.text, ins.loc.line,
+  om.title = fmt::format("{} of {} (line {}{}{})", which, ins.text, ins.loc.line,
+                         m.grid().ctas() > 1 ? ", " + m.cta(cta).name() : "",
                          l->lanes == 128 ? fmt::format(", warps {}-{}", m.warp_id(first_thread / 32), m.warp_id(first_thread / 32 + 3))
                          : m.warps() > 1 ? fmt::format(", warp {}", m.warp_id(warp))
                                          : "");
@@ -68,7 +69,7 @@ OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, i
   for (int r = 0; r < om.rows; ++r)
     for (int c = 0; c < om.cols; ++c) {
       const FragmentSlot& s = l->slot(r / l->rows, r % l->rows, c);
-      const std::uint64_t word = m.reg(first_thread + s.lane, op->elems.at(static_cast<std::size_t>(s.reg)).reg);
+      const std::uint64_t word = m.reg(first_thread + s.lane, op->elems.at(static_cast<std::size_t>(s.reg)).reg, cta);
       om.cells.push_back(bits >= 32 ? word : get_element(static_cast<std::uint32_t>(word), bits, s.elem));
     }
   return om;

@@ -26,8 +26,8 @@ int matrix_instruction(const ptx::Program& p, int line = 0);
 
 // Operand `which` (A, B, C or D) of instruction `pc` from the registers of warp `warp` (mma) or of
 // the warpgroup holding that warp (wgmma). Error for an operand in shared memory (a wgmma
-// descriptor) or an instruction that is neither.
-OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, int warp = 0);
+// descriptor) or an instruction that is neither. `cta`: the c-th CTA run.
+OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, int warp = 0, int cta = 0);
 
 // Rows of typed values, columns aligned, with the title and a header of column numbers.
 std::string format_matrix(const OperandMatrix& om);

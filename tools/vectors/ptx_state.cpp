@@ -238,24 +238,31 @@ void PtxState::configure(InterpreterOptions& o) const {
     const YamlFile& f = file_;
     const YAML::Node& r = f.root;
     // ntid and nctaid count from 1 (0 would mean "unset" to the interpreter); ctaid from 0.
-    const auto triple = [&](const char* key, std::array<int, 3>& out, std::uint64_t lo) {
+    const auto triple = [&](const char* key, Dim3& out, std::uint64_t lo, std::uint64_t hi) {
       const YAML::Node n = r[key];
       if (!n) return;
       if (!n.IsSequence() || n.size() < 1 || n.size() > 3) f.fail(n, fmt::format("'{}' takes [x, y, z]", key));
       for (std::size_t i = 0; i < n.size(); ++i) {
         const std::uint64_t v = integer_of(f, n[i], key);
-        if (v < lo || v > 1024) f.fail(n[i], fmt::format("'{}' value {} is out of range [{}, 1024]", key, v, lo));
+        if (v < lo || v > hi) f.fail(n[i], fmt::format("'{}' value {} is out of range [{}, {}]", key, v, lo, hi));
         out[i] = static_cast<int>(v);
       }
     };
-    triple("ntid", o.ntid, 1);
-    triple("ctaid", o.ctaid, 0);
-    triple("nctaid", o.nctaid, 1);
+    triple("ntid", o.ntid, 1, 1024);
+    triple("nctaid", o.nctaid, 1, 65535);
+    // ctaid: run that CTA of the grid alone.
+    Dim3 ctaid = {0, 0, 0};
+    triple("ctaid", ctaid, 0, 65534);
     for (std::size_t k = 0; k < 3; ++k)
-      if (o.ctaid[k] >= o.nctaid[k])
+      if (ctaid[k] >= o.nctaid[k])
         f.fail(r["ctaid"] ? r["ctaid"] : r["nctaid"],
-               fmt::format("'ctaid' {} = {} is outside the grid: 'nctaid' {} = {}", "xyz"[k], o.ctaid[k], "xyz"[k],
+               fmt::format("'ctaid' {} = {} is outside the grid: 'nctaid' {} = {}", "xyz"[k], ctaid[k], "xyz"[k],
                            o.nctaid[k]));
+    if (r["ctaid"]) {
+      GridShape g;
+      g.nctaid = o.nctaid;
+      o.ctas = {{g.rank(ctaid), g.rank(ctaid)}};
+    }
     // Bounded here, where the YAML node can be named, before the interpreter sizes anything.
     const auto bounded = [&](const char* key, std::uint64_t hi) {
       const std::uint64_t v = integer_of(f, r[key], key);
@@ -284,9 +291,13 @@ void PtxState::apply(Machine& m) const {
         const ptx::PtxType t = p.registers[static_cast<std::size_t>(idx)].type;
         const int w = ptx::bits(t);
         const YAML::Node& v = kv.second;
-        // A lane's value goes to that lane of every warp that runs.
+        // A lane's value goes to that lane of every warp that runs, in every CTA; a thread's to
+        // that thread of every CTA.
+        const auto set_thread = [&](int th, std::uint64_t x) {
+          for (int c = 0; c < m.ctas(); ++c) m.set_reg(th, idx, x, c);
+        };
         const auto set = [&](int lane, std::uint64_t x) {
-          for (int warp = 0; warp < m.warps(); ++warp) m.set_reg(warp * 32 + lane, idx, x);
+          for (int warp = 0; warp < m.warps(); ++warp) set_thread(warp * 32 + lane, x);
         };
         if (v.IsScalar()) {
           for (int lane = 0; lane < 32; ++lane) set(lane, value_of(f, v, w, t, lane, work));
@@ -300,7 +311,7 @@ void PtxState::apply(Machine& m) const {
           }
         } else if (v.IsSequence() && m.threads() > 32 && v.size() == static_cast<std::size_t>(m.threads())) {
           for (int th = 0; th < m.threads(); ++th)
-            m.set_reg(th, idx, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32, work));
+            set_thread(th, value_of(f, v[static_cast<std::size_t>(th)], w, t, th % 32, work));
         } else if (v.IsSequence()) {
           if (v.size() != 32)
             f.fail(v, fmt::format("a list of values per lane needs 32 entries{}, found {}",
@@ -317,9 +328,12 @@ void PtxState::apply(Machine& m) const {
         }
       }
     }
-    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.shared, work);
-    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global, work);
-    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant, work);
+    if (const YAML::Node n = r["shared"]) {  // every CTA starts with the same shared memory
+      load_memory(f, n, m.shared(0), work);
+      for (int c = 1; c < m.ctas(); ++c) m.shared(c) = m.shared(0);
+    }
+    if (const YAML::Node n = r["global"]) load_memory(f, n, m.global(), work);
+    if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant(), work);
     if (const YAML::Node ps = r["params"]) {
       const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
         std::vector<std::uint8_t> bytes;
@@ -336,7 +350,7 @@ void PtxState::apply(Machine& m) const {
         }
         if (bytes.size() > v.size)
           f.fail(val, fmt::format("{} bytes for parameter {} of {} bytes", bytes.size(), v.name, v.size));
-        m.param.write(v.address, bytes.data(), bytes.size());
+        m.param().write(v.address, bytes.data(), bytes.size());
       };
       if (ps.IsMap()) {
         for (const auto& kv : ps) {

@@ -386,40 +386,44 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
   const RunSummary sum = m.run();
   std::string out;
   int bad = 0;
-  // Expected registers hold in every warp that ran.
-  for (int t = 0; t < m.threads(); ++t)
-    for (const RegExpect& e : c.regs) {
-      const int lane = t % 32;
-      if (!((e.lanes >> lane) & 1U)) continue;
-      const std::uint64_t w = e.bits[static_cast<std::size_t>(lane)], g = m.reg(t, e.reg);
-      if (w == g) continue;
-      if (++bad > kMaxReported) continue;
-      const auto& decl = c.program->registers[static_cast<std::size_t>(e.reg)];
-      const int width = ptx::bits(decl.type);
-      const ValueView view = default_view(decl.type);
-      out += fmt::format("  {}lane {} {}: expected {} ({}), got {} ({})\n",
-                         m.warps() > 1 ? fmt::format("warp {} ", m.warp_id(t / 32)) : "", lane, e.name, hex_text(w, width),
-                         typed_text(w, width, view), hex_text(g, width), typed_text(g, width, view));
-    }
+  // Expected registers hold in every warp that ran, in every CTA.
+  for (int cta = 0; cta < m.ctas(); ++cta)
+    for (int t = 0; t < m.threads(); ++t)
+      for (const RegExpect& e : c.regs) {
+        const int lane = t % 32;
+        if (!((e.lanes >> lane) & 1U)) continue;
+        const std::uint64_t w = e.bits[static_cast<std::size_t>(lane)], g = m.reg(t, e.reg, cta);
+        if (w == g) continue;
+        if (++bad > kMaxReported) continue;
+        const auto& decl = c.program->registers[static_cast<std::size_t>(e.reg)];
+        const int width = ptx::bits(decl.type);
+        const ValueView view = default_view(decl.type);
+        out += fmt::format("  {}lane {} {}: expected {} ({}), got {} ({})\n",
+                           m.warps() > 1 || m.grid().ctas() > 1 ? m.warp_name(cta, t / 32) + " " : "", lane, e.name,
+                           hex_text(w, width), typed_text(w, width, view), hex_text(g, width), typed_text(g, width, view));
+      }
   int bad_mem = 0;
-  for (const auto& [space, b] : c.memory) {
-    const Memory& mem = space == "global" ? m.global : m.shared;
-    const auto width = static_cast<std::size_t>(b.width);
-    for (std::size_t i = 0; i + width <= b.bytes.size(); i += width) {
-      const std::uint64_t addr = b.address + i;
-      std::uint64_t want = 0;
-      for (std::size_t k = 0; k < width; ++k) want |= static_cast<std::uint64_t>(b.bytes[i + k]) << (8 * k);
-      const bool defined = mem.defined(addr, width) && (!mem.is_dense() || addr + width <= mem.size());
-      const std::uint64_t got = defined ? mem.load(addr, static_cast<int>(width)) : 0;
-      if (defined && got == want) continue;
-      if (++bad_mem > kMaxReported) continue;
-      const bool outside = mem.is_dense() && (addr > mem.size() || width > mem.size() - addr);
-      out += fmt::format("  {} {:#x}: expected {}, got {}\n", space, addr, hex_text(want, 8 * b.width),
-                         defined   ? hex_text(got, 8 * b.width)
-                         : outside ? fmt::format("nothing (outside {} memory [0, {:#x}))", space, mem.size())
-                                   : std::string("nothing (never written)"));
+  // Expected shared memory holds in every CTA; global memory is the grid's.
+  for (int cta = 0; cta < m.ctas(); ++cta)
+    for (const auto& [space, b] : c.memory) {
+      if (space == "global" && cta > 0) continue;
+      const Memory& mem = space == "global" ? m.global() : m.shared(cta);
+      const auto width = static_cast<std::size_t>(b.width);
+      for (std::size_t i = 0; i + width <= b.bytes.size(); i += width) {
+        const std::uint64_t addr = b.address + i;
+        std::uint64_t want = 0;
+        for (std::size_t k = 0; k < width; ++k) want |= static_cast<std::uint64_t>(b.bytes[i + k]) << (8 * k);
+        const bool defined = mem.defined(addr, width) && (!mem.is_dense() || addr + width <= mem.size());
+        const std::uint64_t got = defined ? mem.load(addr, static_cast<int>(width)) : 0;
+        if (defined && got == want) continue;
+        if (++bad_mem > kMaxReported) continue;
+        const bool outside = mem.is_dense() && (addr > mem.size() || width > mem.size() - addr);
+        out += fmt::format("  {} {:#x}: expected {}, got {}\n", space, addr, hex_text(want, 8 * b.width),
+                           defined   ? hex_text(got, 8 * b.width)
+                           : outside ? fmt::format("nothing (outside {} memory [0, {:#x}))", space, mem.size())
+                                     : std::string("nothing (never written)"));
+      }
     }
-  }
   bad += bad_mem;
   if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
   if (bad)

@@ -1,0 +1,126 @@
+// A grid of CTAs: every CTA runs, in rank order, with its own %ctaid, shared memory and registers;
+// global memory is shared; --ctas (InterpreterOptions::ctas) picks some; the budgets hold for the
+// whole grid.
+#include <gtest/gtest.h>
+
+#include "sim/util/budget.hpp"
+#include "tests/ptx/ptx_test_util.hpp"
+
+namespace ptxmma::test {
+namespace {
+
+// Each CTA of a 3x2 grid, 64 threads: thread 63 stores rank + 100 into a shared word before a
+// barrier; after it, thread 0 reads a global counter (how many CTAs ran before), writes it with its
+// %ctaid, the shared word and a second shared word that nothing wrote before (each CTA's shared
+// memory starts at zero) to its slot, stores rank + 1 into that second word, and increments the
+// counter.
+const char* kGrid = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry grid(.param .u64 out) {
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p;
+  .shared .align 4 .b32 word[2];
+  ld.param.u64 %rd0, [out];
+  mov.u32 %r0, %ctaid.x;
+  mov.u32 %r1, %ctaid.y;
+  mov.u32 %r2, %nctaid.x;
+  mov.u32 %r3, %nctaid.y;
+  mad.lo.u32 %r4, %r1, %r2, %r0;        // rank
+  mov.u32 %r5, %tid.x;
+  setp.ne.u32 %p, %r5, 63;
+  add.u32 %r6, %r4, 100;
+  @!%p st.shared.u32 [word], %r6;
+  bar.sync 0;
+  setp.ne.u32 %p, %r5, 0;
+  @%p bra done;
+  ld.global.u32 %r7, [%rd0];
+  add.u32 %r8, %r7, 1;
+  st.global.u32 [%rd0], %r8;
+  mul.wide.u32 %rd1, %r4, 16;
+  add.u64 %rd2, %rd0, %rd1;
+  ld.shared.u32 %r9, [word];
+  ld.shared.u32 %r10, [word+4];
+  add.u32 %r11, %r4, 1;
+  st.shared.u32 [word+4], %r11;
+  st.global.v4.u32 [%rd2+16], {%r7, %r0, %r9, %r10};
+  st.global.u32 [%rd0+4], %r2;
+  st.global.u32 [%rd0+8], %r3;
+done:
+  ret;
+}
+)";
+
+Ran run_grid(InterpreterOptions o) {
+  o.ntid = {64, 1, 1};
+  return run_ptx(kGrid, [](Ran& r) {
+    r.machine->param().store(0, 8, 0x1000);
+    for (std::uint64_t a = 0x1000; a < 0x1000 + 16 * 7; a += 4) r.machine->global().store(a, 4, 0xcdcdcdcd);
+    r.machine->global().store(0x1000, 4, 0);
+  }, o);
+}
+
+TEST(Grid, EveryCtaRunsInRankOrderWithItsOwnSharedMemory) {
+  InterpreterOptions o;
+  o.nctaid = {3, 2, 1};
+  const Ran r = run_grid(o);
+  const Machine& m = *r.machine;
+  ASSERT_EQ(m.ctas(), 6);
+  EXPECT_EQ(m.global().load(0x1000, 4), 6U);
+  EXPECT_EQ(m.global().load(0x1004, 4), 3U);
+  EXPECT_EQ(m.global().load(0x1008, 4), 2U);
+  for (std::uint64_t rank = 0; rank < 6; ++rank) {
+    const std::uint64_t slot = 0x1010 + 16 * rank;
+    EXPECT_EQ(m.global().load(slot, 4), rank) << "CTA " << rank << " ran after " << m.global().load(slot, 4) << " others";
+    EXPECT_EQ(m.global().load(slot + 4, 4), rank % 3);
+    EXPECT_EQ(m.global().load(slot + 8, 4), rank + 100);
+    EXPECT_EQ(m.global().load(slot + 12, 4), 0U) << "shared memory leaked between CTAs";
+    const int c = static_cast<int>(rank);
+    EXPECT_EQ(m.cta(c).rank, rank);
+    EXPECT_EQ(m.cta(c).id, (Dim3{static_cast<int>(rank % 3), static_cast<int>(rank / 3), 0}));
+    EXPECT_EQ(m.shared(c).load(4, 4), rank + 1);
+    EXPECT_EQ(m.reg(0, r.index("%r4"), c), rank);  // each CTA keeps its registers
+  }
+  EXPECT_EQ(r.summary.exited.size(), 12U);  // per warp of every CTA
+  EXPECT_EQ(r.summary.steps.size(), 6U * 64U);
+}
+
+TEST(Grid, SomeCtas) {
+  InterpreterOptions o;
+  o.nctaid = {3, 2, 1};
+  o.ctas = {{4, 5}, {1, 1}, {4, 4}};  // in rank order, each once
+  const Ran r = run_grid(o);
+  const Machine& m = *r.machine;
+  ASSERT_EQ(m.ctas(), 3);
+  EXPECT_EQ(m.cta(0).rank, 1U);
+  EXPECT_EQ(m.cta(1).rank, 4U);
+  EXPECT_EQ(m.cta(2).rank, 5U);
+  EXPECT_EQ(m.global().load(0x1000, 4), 3U);
+  EXPECT_EQ(m.global().load(0x1010 + 16 * 4, 4), 1U);  // the second to run
+  EXPECT_EQ(m.global().load(0x1010, 4), 0xcdcdcdcdU);  // CTA 0 did not run
+}
+
+TEST(Grid, BadGridsAreErrors) {
+  InterpreterOptions o;
+  o.nctaid = {3, 2, 1};
+  o.ctas = {{5, 6}};
+  EXPECT_EQ(error_of(kGrid, o), "CTAs 5-6 are not in the grid of 3x2x1 = 6 CTAs (ranks 0-5)");
+  o.ctas.clear();
+  o.nctaid = {1, 0, 1};
+  EXPECT_EQ(error_of(kGrid, o), "a grid of 1x0x1 CTAs: each dimension is at least 1, y and z at most 65535");
+  // The budgets hold for the whole grid: shared memory (48 KiB a CTA) and registers.
+  o.nctaid = {65535, 65535, 65535};
+  EXPECT_EQ(error_of(kGrid, o),
+            "13834424746248192000 bytes of shared memory (281462092005375 CTAs x 49152 bytes), more than the budget of "
+            "268435456 (raise it with --max-shared-bytes)");
+  o.nctaid = {4096, 1, 1};
+  o.ntid = {1024, 1, 1};
+  EXPECT_EQ(error_of(kGrid, o),
+            "test.ptx:6:13: error: 71303168 register words (17 registers x 1024 threads x 4096 CTAs), more than the "
+            "budget of 16777216 (raise it with --max-register-words)");
+}
+
+}  // namespace
+}  // namespace ptxmma::test
