@@ -33,7 +33,7 @@ endfunction()
 
 ptxmma_layer(util     sim/util sim/error.hpp)           # errors, bounded file reading, YAML, targets
 ptxmma_layer(numeric  sim/numeric DEPS util)            # formats, decoding, rounding, exact values
-ptxmma_layer(layout   sim/layout DEPS util)             # fragment layouts from YAML expressions
+ptxmma_layer(layout   sim/layout DEPS util numeric)     # fragment layouts; the register codec
 ptxmma_layer(catalog  sim/catalog DEPS layout numeric)  # the variant catalogues
 ptxmma_layer(model    sim/model DEPS numeric)           # rounding models and dot-product engines
 ptxmma_layer(state    sim/state DEPS util)              # warps, warpgroups, memory

@@ -47,19 +47,17 @@ struct Dims {
 };
 // The matrix of an operand: problems stacked (m8n8k4 .f16: four M x K problems give 4M rows).
 Dims dims(const MmaVariant& v, Operand o) {
-  const FragmentLayout& l = v.layout(o);
-  return {l.problems * l.rows, l.cols};
+  const RegisterCodec codec = v.codec(o);
+  return {codec.rows(), codec.cols()};
 }
 
 // Element codes (the container's bits: tf32 as a b32, FP6/FP4 as their code) to the bits the
 // registers hold, and back.
 std::uint64_t to_register(const MmaVariant& v, Type t, std::uint64_t code) {
-  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) return to_container(t, v.container, static_cast<std::uint32_t>(code));
-  return code;
+  return in_container(t) ? element_raw(t, v.container, code) : code;
 }
 std::uint64_t from_register(const MmaVariant& v, Type t, std::uint64_t bits) {
-  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) return from_container(t, v.container, static_cast<std::uint32_t>(bits));
-  return bits;
+  return in_container(t) ? element_code(t, v.container, bits) : bits;
 }
 
 // The element codes of operand o as a d.rows x d.cols matrix, checked to be codes of its type.
@@ -96,7 +94,7 @@ std::vector<std::vector<std::uint64_t>> matrix_of(const MmaVariant& v, Operand o
 
 std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
   if (a) return scatter_matrix(v, o, matrix_of(v, o, *a));
-  return std::vector<std::uint32_t>(static_cast<std::size_t>(32 * words_per_lane(v.layout(o), v.type(o), v.container)), 0);
+  return std::vector<std::uint32_t>(v.codec(o).words(), 0);
 }
 
 Array<std::uint64_t> matrix_array(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
@@ -108,7 +106,7 @@ Array<std::uint64_t> matrix_array(const MmaVariant& v, Operand o, std::span<cons
   return to_numpy(std::move(flat), {static_cast<std::size_t>(d.rows), static_cast<std::size_t>(d.cols)});
 }
 
-int wpl(const MmaVariant& v, Operand o) { return words_per_lane(v.layout(o), v.type(o), v.container); }
+int wpl(const MmaVariant& v, Operand o) { return v.words(o); }
 
 // Block-scaled: the scale matrices (A's M x V, B's V x N scale codes) placed in the 32 lanes'
 // scale-a-data / scale-b-data words where the selectors {0, 0} read them (configs/mma/block_scale.yaml).

@@ -41,37 +41,26 @@ const PreparedWgmma& prepare(const std::string& instr, const std::string& arch, 
   return *cache.emplace(key, std::move(p)).first->second;
 }
 
-int d_bits(const WgmmaVariant& v) { return info(v.d).bits; }
-
 // C (64 x N codes, or none: zeros) to the accumulator words, 128 threads x d_regs.
 std::vector<std::uint32_t> accumulator_words(const WgmmaVariant& v, const std::optional<In<std::uint64_t>>& c) {
-  const FragmentLayout& l = *v.ld;
-  std::vector<std::uint32_t> words(static_cast<std::size_t>(l.lanes * l.regs), 0);
+  const RegisterCodec cd = v.d_codec();
+  std::vector<std::uint32_t> words(cd.words(), 0);
   if (!c) return words;
-  const int n = v.shape.n, bits = d_bits(v);
+  const int n = cd.cols();
   if (c->size() != static_cast<std::size_t>(64 * n))
     throw Error(fmt::format("C: expected a 64x{} matrix of {}, got {} elements", n, name(v.d), c->size()));
   for (int r = 0; r < 64; ++r)
     for (int col = 0; col < n; ++col) {
       const std::uint64_t x = c->data()[static_cast<std::size_t>(r * n + col)];
-      if (x >> bits) throw Error(fmt::format("C[{}][{}] = {:#x} is not a {} code", r, col, x, name(v.d)));
-      const FragmentSlot& s = l.slot(0, r, col);
-      std::uint32_t& w = words[static_cast<std::size_t>(s.lane * l.regs + s.reg)];
-      w = set_element(w, bits, s.elem, static_cast<std::uint32_t>(x));
+      if (x >> cd.bits()) throw Error(fmt::format("C[{}][{}] = {:#x} is not a {} code", r, col, x, name(v.d)));
+      cd.set_raw(words, r, col, x);
     }
   return words;
 }
 
 Array<std::uint64_t> d_matrix(const WgmmaVariant& v, std::span<const std::uint32_t> words) {
-  const FragmentLayout& l = *v.ld;
-  const int n = v.shape.n, bits = d_bits(v);
-  std::vector<std::uint64_t> out(static_cast<std::size_t>(64 * n));
-  for (int r = 0; r < 64; ++r)
-    for (int col = 0; col < n; ++col) {
-      const FragmentSlot& s = l.slot(0, r, col);
-      out[static_cast<std::size_t>(r * n + col)] = get_element(words[static_cast<std::size_t>(s.lane * l.regs + s.reg)], bits, s.elem);
-    }
-  return to_numpy(std::move(out), {64, static_cast<std::size_t>(n)});
+  const RegisterCodec cd = v.d_codec();
+  return to_numpy(cd.gather(words), {64, static_cast<std::size_t>(cd.cols())});
 }
 
 Array<std::uint64_t> execute(const PreparedWgmma& p, const WgmmaInputs& in) {
@@ -135,7 +124,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   }
   // K-major without swizzle: 8-row x 16-byte core matrices; LBO steps along K, SBO down 8 rows.
   const auto row_bytes = [&](Type t, int cols) {
-    return static_cast<std::uint32_t>(cols * (t == Type::tf32 ? 32 : info(t).bits) / 8);
+    return static_cast<std::uint32_t>(cols * element_bits(t) / 8);
   };
   const std::uint32_t sbo_a = row_bytes(v.a, v.a_cols()) / 16 * 128, sbo_b = row_bytes(v.b, k) / 16 * 128;
   const std::uint32_t b_start = 64 * row_bytes(v.a, v.a_cols());

@@ -25,14 +25,6 @@ constexpr std::array<std::pair<std::string_view, MmaKind>, 4> kKinds = {{{"f8f6f
                                                                          {"mxf4", MmaKind::mxf4},
                                                                          {"mxf4nvf4", MmaKind::mxf4nvf4}}};
 
-// Elements a 32-bit register holds (f64: one per 64-bit register).
-int elems_per_register(Type t, Container c) {
-  if (t == Type::f64 || t == Type::f32 || t == Type::tf32 || t == Type::s32) return 1;
-  int bits = info(t).bits;
-  if (c == Container::f8f6f4 && bits < 8) bits = 8;
-  return 32 / bits;
-}
-
 std::string scale_name(int scale_vec, std::optional<Type> stype) {
   return fmt::format("{}X.{}", scale_vec, stype ? name(*stype) : "?");
 }
@@ -142,7 +134,7 @@ class VariantLoader {
     if (l->rows != rows || l->cols != cols)
       fail(frag.at, row, fmt::format("{}: layout {} is {}x{}, the shape needs {}x{}", name(op), layout_name, l->rows,
                                      l->cols, rows, cols));
-    const int e = elems_per_register(t, c);
+    const int e = elements_per_register(t, c);
     if (l->elems_per_reg != e)
       fail(frag.at, row, fmt::format("{}: layout {} has {} elements per register, {} needs {}", name(op),
                                      layout_name, l->elems_per_reg, name(t), e));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/layout/fragment_layout.hpp"
+#include "sim/layout/register_codec.hpp"
 #include "sim/layout/scale_layout.hpp"
 #include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/bit_op.hpp"
@@ -99,9 +100,11 @@ struct MmaVariant {
     return *(o == Operand::a ? la : o == Operand::b ? lb : o == Operand::c ? lc : ld);
   }
   [[nodiscard]] Type type(Operand o) const { return o == Operand::a ? a : o == Operand::b ? b : o == Operand::c ? c : d; }
+  // How an operand's matrix sits in the lanes' register words.
+  [[nodiscard]] RegisterCodec codec(Operand o) const { return RegisterCodec(layout(o), type(o), container); }
   // Registers of an operand per lane (f64: 64-bit registers) and 32-bit words per lane.
   [[nodiscard]] int regs(Operand o) const { return layout(o).regs; }
-  [[nodiscard]] int words(Operand o) const { return layout(o).regs * (type(o) == Type::f64 ? 2 : 1); }
+  [[nodiscard]] int words(Operand o) const { return codec(o).words_per_thread(); }
 
   [[nodiscard]] MmaSelector selector() const {
     return MmaSelector{shape, alayout, blayout, a, b, c, d, satfinite, bitop, kind, block_scale, scale_vec, stype, sparse};

@@ -9,6 +9,7 @@
 
 #include "sim/catalog/mma_catalog.hpp"  // parse_shape, shape_name
 #include "sim/error.hpp"
+#include "sim/numeric/packing.hpp"
 #include "sim/util/config_dir.hpp"
 #include "sim/util/target.hpp"
 #include "sim/util/yaml_file.hpp"
@@ -20,11 +21,6 @@ namespace {
 constexpr std::array<std::string_view, 17> kEntryKeys = {"row",       "k",     "n",      "atype", "btype",
                                                          "dtype",     "satfinite", "bitop", "sparse", "a", "imm_scale",
                                                          "trans",     "family", "targets", "ptx", "when", "note"};
-
-// Bits an element takes in a register or in shared memory (tf32: a whole b32).
-int storage_bits(Type t) { return t == Type::tf32 ? 32 : info(t).bits; }
-// Elements a 32-bit register holds.
-int elems_per_register(Type t) { return 32 / storage_bits(t); }
 
 class VariantLoader {
  public:
@@ -281,10 +277,10 @@ class VariantLoader {
               v.sparse = sparse;
               v.pattern = pattern;
               v.metadata = metadata;
-              if (storage_bits(at) * v.a_cols() != 256)
+              if (element_bits(at) * v.a_cols() != 256)
                 fail(e["k"], row, fmt::format("k{} with {} inputs is not 32 bytes of {}K", k, name(at),
                                               sparse ? "stored " : ""));
-              if (storage_bits(at) != storage_bits(bt))
+              if (element_bits(at) != element_bits(bt))
                 fail(e["btype"], row, fmt::format("{} A with {} B: A and B must have the same width", name(at), name(bt)));
               const auto acc = acc_.find(dt);
               if (acc == acc_.end()) fail(e["dtype"], row, fmt::format("no accumulator layout for {} D", name(dt)));
@@ -297,14 +293,14 @@ class VariantLoader {
               if (v.la->rows != 64 || v.la->cols != v.a_cols())
                 fail(a, row, fmt::format("A: layout {} is {}x{}, the shape needs 64x{}", v.la->name, v.la->rows,
                                          v.la->cols, v.a_cols()));
-              if (v.la->elems_per_reg != elems_per_register(at))
+              if (v.la->elems_per_reg != elements_per_register(at))
                 fail(a, row, fmt::format("A: layout {} has {} elements per register, {} needs {}", v.la->name,
-                                         v.la->elems_per_reg, name(at), elems_per_register(at)));
-              if (v.ld->rows != 64 || v.ld->cols != n || v.ld->elems_per_reg != elems_per_register(dt))
+                                         v.la->elems_per_reg, name(at), elements_per_register(at)));
+              if (v.ld->rows != 64 || v.ld->cols != n || v.ld->elems_per_reg != elements_per_register(dt))
                 fail(acc->second.second, row,
                      fmt::format("D: layout {} is {}x{} with {} elements per register; m64n{} {} needs 64x{} with {}",
                                  v.ld->name, v.ld->rows, v.ld->cols, v.ld->elems_per_reg, n, name(dt), n,
-                                 elems_per_register(dt)));
+                                 elements_per_register(dt)));
               for (When& w : when) {
                 bool all = true;
                 for (const auto& [key, values] : w.match)

@@ -7,6 +7,7 @@
 
 #include "sim/catalog/mma_variant.hpp"  // Shape, BitOp
 #include "sim/layout/fragment_layout.hpp"
+#include "sim/layout/register_codec.hpp"
 #include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/type.hpp"
 
@@ -59,6 +60,9 @@ struct WgmmaVariant {
   // 32-bit registers per thread: A (register form) and C/D.
   [[nodiscard]] int a_regs() const { return la->regs; }
   [[nodiscard]] int d_regs() const { return ld->regs; }
+  // How A (register form) and C/D sit in the 128 threads' register words.
+  [[nodiscard]] RegisterCodec a_codec() const { return RegisterCodec(*la, a); }
+  [[nodiscard]] RegisterCodec d_codec() const { return RegisterCodec(*ld, d); }
   [[nodiscard]] WgmmaSelector selector() const { return WgmmaSelector{shape, d, a, b, satfinite, bitop, sparse}; }
   // The operand list of an instruction, e.g. "d, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b,
   // imm-trans-a, imm-trans-b" (sparse: sp-meta, sp-sel after b-desc), and its length.

@@ -13,33 +13,9 @@
 
 namespace ptxmma {
 
-int element_bits(Type t, Container c) {
-  switch (t) {
-    case Type::e2m1: return c == Container::f8f6f4 ? 8 : 4;
-    case Type::e3m2:
-    case Type::e2m3: return 8;
-    case Type::tf32: return 32;
-    default: return info(t).bits;
-  }
-}
-
-std::uint64_t element_code(Type t, Container c, std::uint32_t raw) {
-  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) return from_container(t, c, raw);
-  return code_of(info(t), raw);
-}
-
-int words_per_lane(const FragmentLayout& l, Type t, Container c) {
-  const int bits = element_bits(t, c);
-  return bits == 64 ? 2 * l.regs : l.regs;
-}
-
-std::uint64_t MmaExecutor::element(const FragmentLayout& l, Type t, WarpOperand op, int problem, int row,
-                                   int col) const {
-  const FragmentSlot& s = l.slot(problem, row, col);
-  const int bits = element_bits(t, v_.container);
-  const std::uint32_t* lane = op.words.data() + static_cast<std::size_t>(s.lane) * op.per_lane;
-  if (bits == 64) return lane[2 * s.reg] | (static_cast<std::uint64_t>(lane[2 * s.reg + 1]) << 32);
-  return element_code(t, v_.container, get_element(lane[s.reg], bits, s.elem));
+std::uint64_t MmaExecutor::element(Operand o, WarpOperand op, int problem, int row, int col) const {
+  const RegisterCodec codec = v_.codec(o);
+  return codec.code(op.words, problem * codec.layout().rows + row, col);
 }
 
 void MmaExecutor::check_sparse(SparseInput e) const {
@@ -112,8 +88,8 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
   int cols[kMaxK];
   columns_of(e, row, cols);
   for (int s = 0; s < k; ++s) {
-    a_codes[s] = element(*v_.la, v_.a, a, problem, row, s);
-    b_codes[s] = element(*v_.lb, v_.b, b, problem, cols[s], col);
+    a_codes[s] = element(Operand::a, a, problem, row, s);
+    b_codes[s] = element(Operand::b, b, problem, cols[s], col);
   }
   DotRequest r;
   r.a = v_.a;
@@ -123,7 +99,7 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
   r.a_codes = a_codes;
   r.b_codes = b_codes;
   r.k = k;
-  r.c_code = element(*v_.lc, v_.c, c, problem, row, col);
+  r.c_code = element(Operand::c, c, problem, row, col);
   r.rounding = o_.rounding;
   r.satfinite = o_.satfinite;
   r.bitop = v_.bitop;
@@ -146,10 +122,10 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
   if (!v.block_scale) kernel_.emplace(m, tile_spec(v, o));  // block-scaled elements go through dot()
   const Shape s = v.shape;
   const bool sparse = v.sparse != Sparsity::dense;
-  a_src_ = sources(*v.la, v.a, s.m, sparse ? s.k / 2 : s.k, false);
-  b_src_ = sources(*v.lb, v.b, s.n, s.k, true);
-  c_src_ = sources(*v.lc, v.c, s.m, s.n, false);
-  d_dst_ = sources(*v.ld, v.d, s.m, s.n, false);
+  a_src_ = sources(Operand::a, s.m, sparse ? s.k / 2 : s.k, false);
+  b_src_ = sources(Operand::b, s.n, s.k, true);
+  c_src_ = sources(Operand::c, s.m, s.n, false);
+  d_dst_ = sources(Operand::d, s.m, s.n, false);
   if (kernel_ && kernel_->takes_bits() && element_bits(v.a, v.container) == 1 && element_bits(v.b, v.container) == 1) {
     a_runs_ = bit_runs(a_src_, s.k);
     b_runs_ = bit_runs(b_src_, s.k);
@@ -168,8 +144,7 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
   // A and B decoded straight from the registers where an element is its code (no container,
   // no shift within the format's bits).
   const auto plain = [&](Type t) {
-    return element_bits(t, v.container) == info(t).bits && info(t).shift == 0 && t != Type::e2m1 &&
-           t != Type::e3m2 && t != Type::e2m3;
+    return element_bits(t, v.container) == info(t).bits && info(t).shift == 0 && !in_container(t);
   };
   if (!sparse && kernel_ && kernel_->takes_words() && plain(v.a) && plain(v.b)) {
     a_index_ = word_index(a_src_, info(v.a).bits, s.m, s.k);
@@ -186,17 +161,14 @@ MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
   whole(v.d, d_dst_, d_word_);
 }
 
-std::vector<MmaExecutor::Source> MmaExecutor::sources(const FragmentLayout& l, Type t, int rows, int cols,
-                                                      bool transpose) const {
-  const int bits = element_bits(t, v_.container);
-  const int per_lane = words_per_lane(l, t, v_.container);
+std::vector<MmaExecutor::Source> MmaExecutor::sources(Operand o, int rows, int cols, bool transpose) const {
+  const RegisterCodec codec = v_.codec(o);
   std::vector<Source> out;
-  for (int p = 0; p < l.problems; ++p)
+  for (int p = 0; p < codec.layout().problems; ++p)
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j) {
-        const FragmentSlot& s = transpose ? l.slot(p, j, i) : l.slot(p, i, j);
-        const int word = s.lane * per_lane + (bits == 64 ? 2 * s.reg : s.reg);
-        out.push_back(Source{static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(bits == 64 ? 0 : bits * s.elem)});
+        const RegisterCodec::Place at = transpose ? codec.place(p, j, i) : codec.place(p, i, j);
+        out.push_back(Source{at.word, at.shift});
       }
   return out;
 }
@@ -243,7 +215,7 @@ void MmaExecutor::gather(const std::vector<Source>& src, Type t, WarpOperand op,
     return;
   }
   const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
-  if (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3) {  // FP6/FP4 leave their container
+  if (in_container(t)) {  // FP6/FP4 leave their container
     for (std::size_t i = 0; i < src.size(); ++i)
       out[i] = element_code(t, v_.container, (w[src[i].word] >> src[i].shift) & mask);
     return;
@@ -357,6 +329,10 @@ void MmaExecutor::run_sparse(SparseInput e) const {
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                                    DotTrace& trace, SparseInput e, ScaleInput s) const {
+  for (const auto& [o, op] : {std::pair{Operand::a, a}, std::pair{Operand::b, b}, std::pair{Operand::c, c}})
+    if (op.per_lane != v_.words(o) || op.words.size() != static_cast<std::size_t>(32 * op.per_lane))
+      throw Error(fmt::format("{}: operand {} needs 32 lanes x {} words, given {} words of {} per lane", v_.ptx, name(o),
+                              v_.words(o), op.words.size(), op.per_lane));
   if (v_.block_scale) {
     gather_scaled(a, b, c, e, s);
     return scaled_element(e, s, row, col, &trace);
@@ -368,10 +344,12 @@ std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, 
 namespace {
 
 // Gathers an operand's registers into lane-major 32-bit words (64-bit registers: low word first).
-std::vector<std::uint32_t> gather(const Warp& w, const std::vector<std::string>& regs, const FragmentLayout& l,
-                                  bool wide, char op) {
-  if (static_cast<int>(regs.size()) != l.regs)
-    throw Error(fmt::format("operand {} needs {} registers, the instruction names {}", op, l.regs, regs.size()));
+std::vector<std::uint32_t> gather(const Warp& w, const std::vector<std::string>& regs, const RegisterCodec& codec,
+                                  char op) {
+  if (static_cast<int>(regs.size()) != codec.layout().regs)
+    throw Error(fmt::format("operand {} needs {} registers, the instruction names {}", op, codec.layout().regs,
+                            regs.size()));
+  const bool wide = codec.bits() == 64;
   const RegKind want = wide ? RegKind::b64 : RegKind::b32;
   for (const auto& r : regs)
     if (w.kind(r) != want)
@@ -393,11 +371,12 @@ void execute_mma(Warp& w, const MmaExecutor& x, const MmaRegisters& regs) {
   if (w.active_mask() != 0xffffffffU)
     throw Error(fmt::format("mma.sync.aligned needs all 32 lanes active; the active mask is {:#010x}", w.active_mask()));
   const MmaVariant& v = x.variant();
-  const auto wide = [&](Type t) { return element_bits(t, v.container) == 64; };
-  const auto a = gather(w, regs.a, *v.la, wide(v.a), 'A');
-  const auto b = gather(w, regs.b, *v.lb, wide(v.b), 'B');
-  const auto c = gather(w, regs.c, *v.lc, wide(v.c), 'C');
-  std::vector<std::uint32_t> d = gather(w, regs.d, *v.ld, wide(v.d), 'D');  // checks D's registers
+  const RegisterCodec ca = v.codec(Operand::a), cb = v.codec(Operand::b), cc = v.codec(Operand::c),
+                      cd = v.codec(Operand::d);
+  const auto a = gather(w, regs.a, ca, 'A');
+  const auto b = gather(w, regs.b, cb, 'B');
+  const auto c = gather(w, regs.c, cc, 'C');
+  std::vector<std::uint32_t> d = gather(w, regs.d, cd, 'D');  // checks D's registers
   std::vector<std::uint32_t> meta;
   if (v.sparse != Sparsity::dense) {
     if (regs.e.empty()) throw Error(fmt::format("{} needs a metadata register and a sparsity selector", v.ptx));
@@ -418,14 +397,14 @@ void execute_mma(Warp& w, const MmaExecutor& x, const MmaRegisters& regs) {
       scale_b.push_back(static_cast<std::uint32_t>(w.get(lane, regs.scale_b)));
     }
   }
-  x.run({a, words_per_lane(*v.la, v.a, v.container)}, {b, words_per_lane(*v.lb, v.b, v.container)},
-        {c, words_per_lane(*v.lc, v.c, v.container)}, d, {meta, regs.selector},
+  x.run({a, ca.words_per_thread()}, {b, cb.words_per_thread()}, {c, cc.words_per_thread()}, d, {meta, regs.selector},
         {scale_a, scale_b, regs.byte_a, regs.tid_a, regs.byte_b, regs.tid_b});
-  const int dw = words_per_lane(*v.ld, v.d, v.container);
+  const int dw = cd.words_per_thread();
+  const bool wide = cd.bits() == 64;
   for (int lane = 0; lane < Warp::kLanes; ++lane)
     for (std::size_t r = 0; r < regs.d.size(); ++r) {
       const std::uint32_t* p = d.data() + lane * dw;
-      w.set(lane, regs.d[r], wide(v.d) ? p[2 * r] | (static_cast<std::uint64_t>(p[2 * r + 1]) << 32) : p[r]);
+      w.set(lane, regs.d[r], wide ? p[2 * r] | (static_cast<std::uint64_t>(p[2 * r + 1]) << 32) : p[r]);
     }
 }
 

@@ -41,13 +41,6 @@ struct ScaleInput {
   int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
 };
 
-// Bits per element as the registers hold it (FP6/FP4 under kind::f8f6f4 take a byte).
-int element_bits(Type t, Container c);
-// An element's format code from its bits in the register (FP6/FP4 leave their container).
-std::uint64_t element_code(Type t, Container c, std::uint32_t raw);
-// Registers' 32-bit words per lane that a layout of element type t needs.
-int words_per_lane(const FragmentLayout& l, Type t, Container c);
-
 class MmaExecutor {
  public:
   MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o);
@@ -78,7 +71,7 @@ class MmaExecutor {
     std::uint32_t bits;   // run length, 1..32
     std::uint32_t dst;    // bit index in the packed rows (word dst / 64)
   };
-  std::vector<Source> sources(const FragmentLayout& l, Type t, int rows, int cols, bool transpose) const;
+  std::vector<Source> sources(Operand o, int rows, int cols, bool transpose) const;
   // The words of an operand (rows x k per problem) whose every word holds 32 / bits consecutive
   // elements of one row in order from bit 0, as TileKernel::run_words takes them; none where the
   // layout does not.
@@ -87,7 +80,7 @@ class MmaExecutor {
   void gather(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<std::uint64_t>& out) const;
   static void gather_bits(const std::vector<BitRun>& runs, WarpOperand op, std::vector<std::uint32_t>& halves,
                           std::vector<std::uint64_t>& out);
-  std::uint64_t element(const FragmentLayout& l, Type t, WarpOperand op, int problem, int row, int col) const;
+  std::uint64_t element(Operand o, WarpOperand op, int problem, int row, int col) const;
   DotRequest request(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                      std::uint64_t* a_codes, std::uint64_t* b_codes, SparseInput e) const;
   void check_sparse(SparseInput e) const;

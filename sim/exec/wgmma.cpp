@@ -14,8 +14,6 @@ namespace ptxmma {
 
 namespace {
 
-int storage_bits(Type t) { return t == Type::tf32 ? 32 : info(t).bits; }
-
 // imm-scale -1: the element with its sign flipped.
 std::uint64_t scaled(Type t, std::uint64_t code, int scale) { return scale == -1 ? code ^ info(t).sign_bit() : code; }
 
@@ -34,12 +32,12 @@ WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperand
       kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.sparse ? 1 : v.ld->rows, v.ld->cols, v.a_cols(), Rounding::rn,
                           v.satfinite, v.bitop}) {
   v.check(o);
-  const FragmentLayout& ld = *v.ld;
-  for (int row = 0; row < ld.rows; ++row)
-    for (int col = 0; col < ld.cols; ++col) {
-      const FragmentSlot& s = ld.slot(0, row, col);
-      d_word_.push_back(static_cast<std::uint32_t>(s.lane * ld.regs + s.reg));
-      d_elem_.push_back(static_cast<std::uint32_t>(s.elem));
+  const RegisterCodec cd = v.d_codec();
+  for (int row = 0; row < cd.rows(); ++row)
+    for (int col = 0; col < cd.cols(); ++col) {
+      const RegisterCodec::Place p = cd.place(0, row, col);
+      d_word_.push_back(p.word);
+      d_shift_.push_back(p.shift);
     }
   c_codes_.resize(d_word_.size());
   d_codes_.resize(d_word_.size());
@@ -115,7 +113,7 @@ void WgmmaExecutor::read_operand(const SharedMemory& smem, std::uint64_t desc, b
   bytes_.resize(at.hi - at.lo);
   smem.read(at.lo, bytes_);
   const TypeInfo& ti = info(t);
-  const int bits = storage_bits(t);
+  const int bits = element_bits(t);
   const std::uint64_t flip = scale == -1 ? ti.sign_bit() : 0;
   out.resize(at.address.size());
   for (std::size_t i = 0; i < at.address.size(); ++i) {
@@ -137,16 +135,11 @@ void WgmmaExecutor::fetch_into(const WgmmaInputs& in, Operands& ops) const {
   const int k = v_.a_cols();
   if (o_.a_source == ASource::registers) {
     check_words(in.a, v_.a_regs(), "the A register words");
-    const FragmentLayout& la = *v_.la;
-    const int bits = storage_bits(v_.a);
-    const TypeInfo& ti = info(v_.a);
+    const RegisterCodec ca = v_.a_codec();
     ops.a.resize(static_cast<std::size_t>(64 * k));
     for (int m = 0; m < 64; ++m)
-      for (int kk = 0; kk < k; ++kk) {
-        const FragmentSlot& s = la.slot(0, m, kk);
-        const std::uint32_t word = in.a[static_cast<std::size_t>(s.lane * la.regs + s.reg)];
-        ops.a[static_cast<std::size_t>(m * k + kk)] = scaled(v_.a, code_of(ti, get_element(word, bits, s.elem)), o_.imm_scale_a);
-      }
+      for (int kk = 0; kk < k; ++kk)
+        ops.a[static_cast<std::size_t>(m * k + kk)] = scaled(v_.a, ca.code(in.a, m, kk), o_.imm_scale_a);
   } else {
     if (!in.shared) throw Error("wgmma: A comes from a descriptor, but no shared memory was given");
     read_operand(*in.shared, in.desc_a, true, a_at_, ops.a);
@@ -195,12 +188,7 @@ DotRequest WgmmaExecutor::request(const Operands& ops, const WgmmaInputs& in, in
   }
   r.k = k;
   r.c_code = 0;  // scale-d false: D = A*B, as a +0 accumulator
-  if (in.scale_d) {
-    const FragmentLayout& ld = *v_.ld;
-    const FragmentSlot& s = ld.slot(0, row, col);
-    const std::uint32_t word = in.c[static_cast<std::size_t>(s.lane * ld.regs + s.reg)];
-    r.c_code = code_of(info(v_.d), get_element(word, storage_bits(v_.d), s.elem));
-  }
+  if (in.scale_d) r.c_code = v_.d_codec().code(in.c, row, col);
   r.rounding = Rounding::rn;
   r.satfinite = v_.satfinite;
   r.bitop = v_.bitop;
@@ -212,15 +200,15 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
   if (in.scale_d) check_words(in.c, ld.regs, "C");
   check_words(d, ld.regs, "D");
   fetch_into(in, ops_);
-  const int bits = storage_bits(v_.d);
+  const int bits = element_bits(v_.d);
   const TypeInfo& di = info(v_.d);
+  const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
   if (!in.scale_d)  // D = A*B, as a +0 accumulator
     std::fill(c_codes_.begin(), c_codes_.end(), 0);
   else if (bits == 32)
     for (std::size_t i = 0; i < c_codes_.size(); ++i) c_codes_[i] = in.c[d_word_[i]];
   else
-    for (std::size_t i = 0; i < c_codes_.size(); ++i)
-      c_codes_[i] = code_of(di, get_element(in.c[d_word_[i]], bits, static_cast<int>(d_elem_[i])));
+    for (std::size_t i = 0; i < c_codes_.size(); ++i) c_codes_[i] = code_of(di, (in.c[d_word_[i]] >> d_shift_[i]) & mask);
   if (v_.sparse) {
     run_sparse_rows(
         kernel_, ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data(), 64, v_.shape.n, v_.shape.k,
@@ -234,7 +222,7 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
   }
   for (std::size_t i = 0; i < d_codes_.size(); ++i) {
     std::uint32_t& word = d[d_word_[i]];
-    word = set_element(word, bits, static_cast<int>(d_elem_[i]), static_cast<std::uint32_t>(container_of(di, d_codes_[i])));
+    word = (word & ~(mask << d_shift_[i])) | ((static_cast<std::uint32_t>(container_of(di, d_codes_[i])) & mask) << d_shift_[i]);
   }
 }
 

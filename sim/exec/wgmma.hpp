@@ -76,7 +76,7 @@ class WgmmaExecutor {
   const WgmmaVariant& v_;
   const Model& m_;
   WgmmaOperands o_;
-  std::vector<std::uint32_t> d_word_, d_elem_;  // D element (row * N + col): its word and element
+  std::vector<std::uint32_t> d_word_, d_shift_;  // D element (row * N + col): its word and bit offset
   mutable TileKernel kernel_;
   mutable Operands ops_;
   mutable Addresses a_at_, b_at_;

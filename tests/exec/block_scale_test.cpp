@@ -60,7 +60,7 @@ class Scaled {
       if (v.ptx == ptx) return v;
     throw Error("no variant " + ptx);
   }
-  int words(Operand o) const { return words_per_lane(v_.layout(o), v_.type(o), v_.container); }
+  int words(Operand o) const { return v_.words(o); }
   std::vector<std::uint32_t>& regs(Operand o) { return o == Operand::a ? a_ : o == Operand::b ? b_ : o == Operand::c ? c_ : d_; }
   void put(Operand o, int row, int col, std::uint32_t code) {
     const FragmentSlot& s = v_.layout(o).slot(0, row, col);

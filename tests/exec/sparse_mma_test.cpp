@@ -50,7 +50,7 @@ Case make_case(const MmaVariant& v, int sel, std::mt19937& rng) {
   const Shape s = v.shape;
   const int per = stored_per_chunk(v.pattern), width = chunk_columns(v.pattern), chunks = s.k / width;
   const bool ordered = v.sparse == Sparsity::ordered;
-  const auto words = [&](Operand o) { return words_per_lane(v.layout(o), v.type(o), v.container); };
+  const auto words = [&](Operand o) { return v.words(o); };
   Case c;
   c.a.assign(32 * static_cast<std::size_t>(words(Operand::a)), 0);
   c.b.assign(32 * static_cast<std::size_t>(words(Operand::b)), 0);
@@ -124,7 +124,7 @@ TEST(SparseMma, EveryVariantSelectorAndSpellingAgainstHandPlacedReference) {
     for (int sel = 0; sel < v.metadata->selectors; ++sel)
       for (int rep = 0; rep < 3; ++rep) {
         Case c = make_case(v, sel, rng);
-        const auto wpl = [&](Operand o) { return words_per_lane(v.layout(o), v.type(o), v.container); };
+        const auto wpl = [&](Operand o) { return v.words(o); };
         x.run({c.a, wpl(Operand::a)}, {c.b, wpl(Operand::b)}, {c.c, wpl(Operand::c)}, c.d, {c.e, sel});
         for (int m = 0; m < v.shape.m; ++m)
           for (int n = 0; n < v.shape.n; ++n) {

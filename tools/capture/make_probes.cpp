@@ -18,21 +18,6 @@
 namespace ptxmma {
 namespace {
 
-// Places one element, given as its bits in the register (tf32: the whole b32), into an operand's
-// lane-major words.
-void place(const MmaVariant& v, const FragmentLayout& l, Type t, std::vector<std::uint32_t>& words, int per_lane,
-           int problem, int row, int col, std::uint64_t bits_in_register) {
-  const FragmentSlot& s = l.slot(problem, row, col);
-  std::uint32_t* lane = words.data() + static_cast<std::size_t>(s.lane) * per_lane;
-  const int bits = element_bits(t, v.container);
-  if (bits == 64) {
-    lane[2 * s.reg] = static_cast<std::uint32_t>(bits_in_register);
-    lane[2 * s.reg + 1] = static_cast<std::uint32_t>(bits_in_register >> 32);
-  } else {
-    lane[s.reg] = set_element(lane[s.reg], bits, s.elem, static_cast<std::uint32_t>(bits_in_register));
-  }
-}
-
 int run(const std::string& yaml_path, const std::string& out_dir) {
   const YamlFile f = YamlFile::load(yaml_path);
   struct Group {
@@ -51,21 +36,23 @@ int run(const std::string& yaml_path, const std::string& out_dir) {
     Group& g = it->second;
     if (fresh) {
       order.push_back(ptx);
-      g.w = {words_per_lane(*v.la, v.a, v.container), words_per_lane(*v.lb, v.b, v.container),
-             words_per_lane(*v.lc, v.c, v.container), words_per_lane(*v.ld, v.d, v.container)};
+      g.w = {v.words(Operand::a), v.words(Operand::b), v.words(Operand::c), v.words(Operand::d)};
     }
     std::vector<std::uint32_t> a(32 * g.w.a), b(32 * g.w.b), c(32 * g.w.c);
-    const auto fill = [&](const char* key, const FragmentLayout& l, Type t, std::vector<std::uint32_t>& words, int per) {
+    // An element is given as its bits in the register (tf32: the whole b32).
+    const auto fill = [&](const char* key, Operand o, std::vector<std::uint32_t>& words) {
+      const RegisterCodec codec = v.codec(o);
+      const FragmentLayout& l = codec.layout();
       for (const YAML::Node& e : p[key]) {
         if (!e.IsSequence() || e.size() != 3) f.fail(e, "an element is [row, col, code]");
         const int row = e[0].as<int>(), col = e[1].as<int>();
         if (row < 0 || row >= l.rows || col < 0 || col >= l.cols) f.fail(e, fmt::format("outside the {}x{} matrix", l.rows, l.cols));
-        place(v, l, t, words, per, 0, row, col, e[2].as<std::uint64_t>());
+        codec.set_raw(words, row, col, e[2].as<std::uint64_t>());
       }
     };
-    fill("a", *v.la, v.a, a, g.w.a);
-    fill("b", *v.lb, v.b, b, g.w.b);
-    fill("c", *v.lc, v.c, c, g.w.c);
+    fill("a", Operand::a, a);
+    fill("b", Operand::b, b);
+    fill("c", Operand::c, c);
     std::vector<std::uint32_t> rec;
     for (int lane = 0; lane < 32; ++lane) {
       rec.insert(rec.end(), a.begin() + lane * g.w.a, a.begin() + (lane + 1) * g.w.a);

@@ -63,11 +63,12 @@ void add_explain_command(CLI::App& app) {
     DotTrace trace;
     const std::uint64_t got = exec.explain({c.a, gv->words.a}, {c.b, gv->words.b}, {c.c, gv->words.c}, opts->problem,
                                            opts->row, opts->col, trace, {c.e, gv->selector});
+    const RegisterCodec cd = v.codec(Operand::d);
+    if (gv->words.d != cd.words_per_thread())
+      throw Error(fmt::format("{}: {} has {} D words per lane, the instruction {}", set.manifest, gv->ptx, gv->words.d,
+                              cd.words_per_thread()));
     const FragmentSlot& s = ld.slot(opts->problem, opts->row, opts->col);
-    const int bits = element_bits(v.d, v.container);
-    const std::uint32_t* lane = c.d.data() + static_cast<std::size_t>(s.lane) * gv->words.d;
-    const std::uint64_t want = bits == 64 ? lane[2 * s.reg] | (static_cast<std::uint64_t>(lane[2 * s.reg + 1]) << 32)
-                                          : element_code(v.d, v.container, get_element(lane[s.reg], bits, s.elem));
+    const std::uint64_t want = cd.code(c.d, opts->problem * ld.rows + opts->row, opts->col);
     std::cout << fmt::format("{}{} case {}, D[{}][{}]{} (lane {} register {} element {}), model {}\n", gv->ptx,
                              gv->selector >= 0 ? fmt::format(" selector {}", gv->selector) : "", opts->case_index,
                              opts->row, opts->col,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
@@ -29,16 +30,12 @@ OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, i
   if (which.size() != 1 || std::string_view("ABCD").find(which[0]) == std::string_view::npos)
     throw Error(fmt::format("'{}' is not an operand: give A, B, C or D", which));
   const char w = which[0];
-  const FragmentLayout* l = nullptr;
+  std::optional<RegisterCodec> codec;
   const ptx::Operand* op = nullptr;
-  Type t = Type::f32;
-  int bits = 32, first_thread = warp * 32;
+  int first_thread = warp * 32;
   if (ins.d.mma) {
     const MmaVariant& v = *ins.d.mma->variant;
-    const Operand o = w == 'A' ? Operand::a : w == 'B' ? Operand::b : w == 'C' ? Operand::c : Operand::d;
-    l = &v.layout(o);
-    t = v.type(o);
-    bits = element_bits(t, v.container);
+    codec = v.codec(w == 'A' ? Operand::a : w == 'B' ? Operand::b : w == 'C' ? Operand::c : Operand::d);
     op = &ins.ops[w == 'D' ? 0 : w == 'A' ? 1 : w == 'B' ? 2 : 3];
   } else if (ins.d.wgmma) {
     const WgmmaVariant& v = *ins.d.wgmma->ins.variant;
@@ -46,14 +43,13 @@ OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, i
       throw Error(fmt::format("{}:{}: {} of '{}' is in shared memory (a descriptor); `ptxmma layout` with --desc "
                               "shows where",
                               p.file, ins.loc.line, which, ins.text));
-    l = w == 'A' ? v.la : v.ld;
-    t = w == 'A' ? v.a : v.d;
-    bits = 32 / l->elems_per_reg;
+    codec = w == 'A' ? v.a_codec() : v.d_codec();
     op = &ins.ops[w == 'A' ? 1 : 0];
     first_thread = (warp / 4) * 128;
   } else {
     throw Error(fmt::format("{}:{}: '{}' is not an mma or wgmma.mma_async", p.file, ins.loc.line, ins.text));
   }
+  const FragmentLayout* l = &codec->layout();
   if (first_thread + l->lanes > m.threads())
     throw Error(fmt::format("warp {} has no {}-thread group of its own in this run", warp, l->lanes));
   OperandMatrix om;
@@ -62,15 +58,15 @@ OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, i
                          l->lanes == 128 ? fmt::format(", warps {}-{}", m.warp_id(first_thread / 32), m.warp_id(first_thread / 32 + 3))
                          : m.warps() > 1 ? fmt::format(", warp {}", m.warp_id(warp))
                                          : "");
-  om.rows = l->problems * l->rows;
-  om.cols = l->cols;
-  om.type = t;
-  om.bits = bits;
+  om.rows = codec->rows();
+  om.cols = codec->cols();
+  om.type = codec->type();
+  om.bits = codec->bits();
   for (int r = 0; r < om.rows; ++r)
     for (int c = 0; c < om.cols; ++c) {
-      const FragmentSlot& s = l->slot(r / l->rows, r % l->rows, c);
-      const std::uint64_t word = m.reg(first_thread + s.lane, op->elems.at(static_cast<std::size_t>(s.reg)).reg, cta);
-      om.cells.push_back(bits >= 32 ? word : get_element(static_cast<std::uint32_t>(word), bits, s.elem));
+      const RegisterCodec::Place at = codec->place(r / l->rows, r % l->rows, c);
+      om.cells.push_back(codec->element_of(
+          m.reg(first_thread + at.thread, op->elems.at(static_cast<std::size_t>(at.reg)).reg, cta), at));
     }
   return om;
 }

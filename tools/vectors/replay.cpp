@@ -19,8 +19,6 @@
 namespace ptxmma {
 namespace {
 
-int elements_per_word(Type t, Container c) { return element_bits(t, c) >= 32 ? 1 : 32 / element_bits(t, c); }
-
 long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
   const int bits = element_bits(d, c);
   long n = 0;
@@ -28,7 +26,7 @@ long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& wan
     for (std::size_t i = 0; i + 1 < want.size(); i += 2) n += (want[i] != got[i] || want[i + 1] != got[i + 1]);
     return n;
   }
-  const int per = elements_per_word(d, c);
+  const int per = elements_per_register(d, c);
   for (std::size_t i = 0; i < want.size(); ++i)
     for (int e = 0; e < per; ++e) n += get_element(want[i], bits, e) != get_element(got[i], bits, e);
   return n;
@@ -71,8 +69,7 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
     r.failed_cases = gv.cases;
     return r;
   }
-  const OperandWords need{words_per_lane(*v->la, v->a, v->container), words_per_lane(*v->lb, v->b, v->container),
-                          words_per_lane(*v->lc, v->c, v->container), words_per_lane(*v->ld, v->d, v->container)};
+  const OperandWords need{v->words(Operand::a), v->words(Operand::b), v->words(Operand::c), v->words(Operand::d)};
   if ((v->sparse != Sparsity::dense) != (gv.selector >= 0))
     throw Error(fmt::format("{}: variants[{}] ({}): {}", set.manifest, gv.index, gv.ptx,
                             gv.selector >= 0 ? "a dense instruction with \"sparse\" metadata"

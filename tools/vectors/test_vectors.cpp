@@ -63,8 +63,6 @@ namespace {
 
 constexpr int kMaxReported = 64;
 
-std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
-
 std::string scalar_of(const YamlFile& f, const YAML::Node& n, const char* what) {
   if (!n.IsScalar()) f.fail(n, fmt::format("'{}' takes a single value", what));
   return n.Scalar();
@@ -81,23 +79,11 @@ std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
 
 // ---- matrices ----
 
-struct OperandInfo {
-  const FragmentLayout* l;
-  Type t;
-  int bits;
-  int rows, cols;  // stacked: problems x layout rows
-};
-
-OperandInfo operand_info(const MmaVariant& v, Operand o) {
-  const FragmentLayout& l = v.layout(o);
-  return {&l, v.type(o), element_bits(v.type(o), v.container), l.problems * l.rows, l.cols};
-}
-
-std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const OperandInfo& oi,
+std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const RegisterCodec& oi,
                          const std::string& where, ExactWork& work) {
   work.charge(f, at, decimal_units(tok));
   try {
-    return parse_value_text(std::string(name(oi.t)) + " " + tok, oi.bits, ptx::PtxType::b32);
+    return parse_value_text(std::string(name(oi.type())) + " " + tok, oi.bits(), ptx::PtxType::b32);
   } catch (const Error& e) {
     f.fail(at, fmt::format("{}: {}", where, e.what()));
   }
@@ -117,25 +103,25 @@ std::vector<std::string> split_ws(const std::string& s) {
 // A whole matrix: a list of rows (each a list of values, or one string of values separated by
 // spaces; b1 rows may be strings of 0/1 digits), or a single value filling every cell.
 Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v, Operand o, ExactWork& work) {
-  const OperandInfo oi = operand_info(v, o);
+  const RegisterCodec oi = v.codec(o);
   const std::string op(name(o));
-  const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows, oi.cols, name(oi.t));
-  Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
+  const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows(), oi.cols(), name(oi.type()));
+  Matrix m(static_cast<std::size_t>(oi.rows()), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols())));
   if (n.IsScalar()) {
     const std::uint64_t x = cell_value(f, n, n.Scalar(), oi, op, work);
     for (auto& r : m) std::fill(r.begin(), r.end(), x);
     return m;
   }
   if (!n.IsSequence())
-    f.fail(n, fmt::format("{}: expected a list of {} rows (a {}) or a single value", op, oi.rows, shape));
-  if (n.size() != static_cast<std::size_t>(oi.rows))
-    f.fail(n, fmt::format("{}: expected {} rows (a {}), found {}", op, oi.rows, shape, n.size()));
-  for (int r = 0; r < oi.rows; ++r) {
+    f.fail(n, fmt::format("{}: expected a list of {} rows (a {}) or a single value", op, oi.rows(), shape));
+  if (n.size() != static_cast<std::size_t>(oi.rows()))
+    f.fail(n, fmt::format("{}: expected {} rows (a {}), found {}", op, oi.rows(), shape, n.size()));
+  for (int r = 0; r < oi.rows(); ++r) {
     const YAML::Node row = n[static_cast<std::size_t>(r)];
     std::vector<std::pair<std::string, YAML::Node>> toks;
     if (row.IsScalar()) {
       for (const auto& w : split_ws(row.Scalar())) {
-        if (oi.t == Type::b1 && w.size() > 1 && w.find_first_not_of("01_") == std::string::npos) {
+        if (oi.type() == Type::b1 && w.size() > 1 && w.find_first_not_of("01_") == std::string::npos) {
           for (const char ch : w)
             if (ch != '_') toks.emplace_back(std::string(1, ch), row);
         } else {
@@ -150,9 +136,9 @@ Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v,
     } else {
       f.fail(row, fmt::format("{} row {}: expected a list of values or a string of values", op, r));
     }
-    if (toks.size() != static_cast<std::size_t>(oi.cols))
-      f.fail(row, fmt::format("{} row {}: expected {} values (a {}), found {}", op, r, oi.cols, shape, toks.size()));
-    for (int c = 0; c < oi.cols; ++c) {
+    if (toks.size() != static_cast<std::size_t>(oi.cols()))
+      f.fail(row, fmt::format("{} row {}: expected {} values (a {}), found {}", op, r, oi.cols(), shape, toks.size()));
+    for (int c = 0; c < oi.cols(); ++c) {
       const auto& [tok, at] = toks[static_cast<std::size_t>(c)];
       m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
           cell_value(f, at, tok, oi, fmt::format("{}[{}][{}]", op, r, c), work);
@@ -161,8 +147,8 @@ Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v,
   return m;
 }
 
-std::string typed_cell(std::uint64_t bits, const OperandInfo& oi) {
-  return fmt::format("{} ({})", hex_text(bits, oi.bits), typed_text(bits, oi.bits, parse_view(name(oi.t), oi.bits)));
+std::string typed_cell(std::uint64_t bits, const RegisterCodec& oi) {
+  return fmt::format("{} ({})", hex_text(bits, oi.bits()), typed_text(bits, oi.bits(), parse_view(name(oi.type()), oi.bits())));
 }
 
 // ---- registers of a snippet ----
@@ -270,11 +256,11 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     if (!ex["D"]) f.fail(ex, fmt::format("case '{}': 'expect' needs matrix D", name));
     c->a = scatter_matrix(*c->v, Operand::a, parse_matrix(f, n["A"], *c->v, Operand::a, work));
     c->b = scatter_matrix(*c->v, Operand::b, parse_matrix(f, n["B"], *c->v, Operand::b, work));
-    const OperandInfo ci = operand_info(*c->v, Operand::c);
+    const RegisterCodec ci = c->v->codec(Operand::c);
     c->c = scatter_matrix(*c->v, Operand::c,
                           n["C"] ? parse_matrix(f, n["C"], *c->v, Operand::c, work)
-                                 : Matrix(static_cast<std::size_t>(ci.rows),
-                                          std::vector<std::uint64_t>(static_cast<std::size_t>(ci.cols))));
+                                 : Matrix(static_cast<std::size_t>(ci.rows()),
+                                          std::vector<std::uint64_t>(static_cast<std::size_t>(ci.cols()))));
     c->d = parse_matrix(f, ex["D"], *c->v, Operand::d, work);
     c->is_mma = true;
     return c;
@@ -351,26 +337,26 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
 
 std::string run_mma(const VectorCase& c) {
   const MmaExecutor x(*c.v, *c.model, MmaOptions{c.ins.rounding.value_or(Rounding::rn), c.ins.satfinite});
-  const auto wpl = [&](Operand o) { return words_per_lane(c.v->layout(o), c.v->type(o), c.v->container); };
-  std::vector<std::uint32_t> d(static_cast<std::size_t>(32 * wpl(Operand::d)), 0);
+  const auto wpl = [&](Operand o) { return c.v->codec(o).words_per_thread(); };
+  std::vector<std::uint32_t> d(c.v->codec(Operand::d).words(), 0);
   x.run({c.a, wpl(Operand::a)}, {c.b, wpl(Operand::b)}, {c.c, wpl(Operand::c)}, d);
   const Matrix got = gather_matrix(*c.v, Operand::d, d);
-  const OperandInfo oi = operand_info(*c.v, Operand::d);
+  const RegisterCodec oi = c.v->codec(Operand::d);
   std::string out;
   int bad = 0;
-  for (int r = 0; r < oi.rows; ++r)
-    for (int col = 0; col < oi.cols; ++col) {
+  for (int r = 0; r < oi.rows(); ++r)
+    for (int col = 0; col < oi.cols(); ++col) {
       const std::uint64_t w = c.d[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
       const std::uint64_t g = got[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
       if (w == g) continue;
       if (++bad > kMaxReported) continue;
-      const int p = r / oi.l->rows;
-      const FragmentSlot& s = oi.l->slot(p, r % oi.l->rows, col);
-      out += fmt::format("  D[{}][{}] (lane {}, reg {}, elem {}): expected {}, got {}\n", r, col, s.lane, s.reg, s.elem,
+      const RegisterCodec::Place s = oi.place(r / oi.layout().rows, r % oi.layout().rows, col);
+      out += fmt::format("  D[{}][{}] (lane {}, reg {}, elem {}): expected {}, got {}\n", r, col, s.thread, s.reg,
+                         oi.bits() >= 32 ? 0U : s.shift / static_cast<std::uint32_t>(oi.bits()),
                          typed_cell(w, oi), typed_cell(g, oi));
     }
   if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
-  if (bad) out = fmt::format("  {} of {} D elements differ ({})\n", bad, oi.rows * oi.cols, c.ins.text) + out;
+  if (bad) out = fmt::format("  {} of {} D elements differ ({})\n", bad, oi.rows() * oi.cols(), c.ins.text) + out;
   return out;
 }
 
@@ -436,36 +422,18 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
 }  // namespace
 
 Matrix gather_matrix(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
-  const OperandInfo oi = operand_info(v, o);
-  const int wpl = words_per_lane(*oi.l, oi.t, v.container);
-  Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
-  for (int r = 0; r < oi.rows; ++r)
-    for (int c = 0; c < oi.cols; ++c) {
-      const FragmentSlot& s = oi.l->slot(r / oi.l->rows, r % oi.l->rows, c);
-      const std::uint32_t* lane = words.data() + static_cast<std::size_t>(s.lane) * static_cast<std::size_t>(wpl);
-      m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
-          oi.bits == 64 ? (lane[2 * s.reg] | (static_cast<std::uint64_t>(lane[2 * s.reg + 1]) << 32))
-                        : get_element(lane[s.reg], oi.bits, s.elem);
-    }
+  const RegisterCodec codec = v.codec(o);
+  Matrix m(static_cast<std::size_t>(codec.rows()), std::vector<std::uint64_t>(static_cast<std::size_t>(codec.cols())));
+  for (int r = 0; r < codec.rows(); ++r)
+    for (int c = 0; c < codec.cols(); ++c) m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = codec.raw(words, r, c);
   return m;
 }
 
 std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const Matrix& m) {
-  const OperandInfo oi = operand_info(v, o);
-  const int wpl = words_per_lane(*oi.l, oi.t, v.container);
-  std::vector<std::uint32_t> words(static_cast<std::size_t>(32 * wpl), 0);
-  for (int r = 0; r < oi.rows; ++r)
-    for (int c = 0; c < oi.cols; ++c) {
-      const FragmentSlot& s = oi.l->slot(r / oi.l->rows, r % oi.l->rows, c);
-      std::uint32_t* lane = words.data() + static_cast<std::size_t>(s.lane) * static_cast<std::size_t>(wpl);
-      const std::uint64_t x = m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
-      if (oi.bits == 64) {
-        lane[2 * s.reg] = static_cast<std::uint32_t>(x);
-        lane[2 * s.reg + 1] = static_cast<std::uint32_t>(x >> 32);
-      } else {
-        lane[s.reg] = set_element(lane[s.reg], oi.bits, s.elem, static_cast<std::uint32_t>(x & mask_of(oi.bits)));
-      }
-    }
+  const RegisterCodec codec = v.codec(o);
+  std::vector<std::uint32_t> words(codec.words(), 0);
+  for (int r = 0; r < codec.rows(); ++r)
+    for (int c = 0; c < codec.cols(); ++c) codec.set_raw(words, r, c, m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
   return words;
 }
 

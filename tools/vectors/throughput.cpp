@@ -44,12 +44,10 @@ Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19
     std::vector<std::uint32_t> scale_a{}, scale_b{};
   };
   auto s = std::make_shared<State>(State{MmaExecutor(v, model, MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite}),
-                                         random_operand(*v.la, v.a, v.container, rng),
-                                         random_operand(*v.lb, v.b, v.container, rng),
-                                         random_operand(*v.lc, v.c, v.container, rng),
-                                         std::vector<std::uint32_t>(static_cast<std::size_t>(32 * words_per_lane(*v.ld, v.d, v.container))),
-                                         words_per_lane(*v.la, v.a, v.container), words_per_lane(*v.lb, v.b, v.container),
-                                         words_per_lane(*v.lc, v.c, v.container)});
+                                         random_operand(v.codec(Operand::a), rng), random_operand(v.codec(Operand::b), rng),
+                                         random_operand(v.codec(Operand::c), rng),
+                                         std::vector<std::uint32_t>(v.codec(Operand::d).words()), v.words(Operand::a),
+                                         v.words(Operand::b), v.words(Operand::c)});
   if (v.block_scale)
     for (auto* scales : {&s->scale_a, &s->scale_b})
       for (int lane = 0; lane < 32; ++lane) {
@@ -74,7 +72,7 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
     WgmmaInputs in;
   };
   auto s = std::make_shared<State>(State{WgmmaExecutor(v, model, WgmmaOperands{}), SharedMemory(), {}, {}, {}});
-  const int bits = v.a == Type::tf32 ? 32 : info(v.a).bits;
+  const int bits = element_bits(v.a);
   const auto row_bytes = static_cast<std::uint32_t>(v.shape.k * bits / 8);
   const std::uint32_t b_start = 64 * row_bytes;
   const auto fill = [&](Type t, std::uint32_t start, int rows) {
@@ -92,7 +90,7 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
   s->in.desc_a = MatrixDescriptor::encode(0, 128, 8 * row_bytes, 0, Swizzle::none);
   s->in.desc_b = MatrixDescriptor::encode(b_start, 128, 8 * row_bytes, 0, Swizzle::none);
   s->c.resize(static_cast<std::size_t>(128 * v.d_regs()));
-  const int dbits = info(v.d).bits;
+  const int dbits = element_bits(v.d);
   for (auto& w : s->c)
     for (int e = 0; e < 32 / dbits; ++e) w = set_element(w, dbits, e, static_cast<std::uint32_t>(random_element(v.d, rng)));
   s->d.resize(s->c.size());
@@ -103,10 +101,10 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
 
 }  // namespace
 
-std::vector<std::uint32_t> random_operand(const FragmentLayout& l, Type t, Container c, std::mt19937_64& rng) {
-  const int bits = element_bits(t, c);
-  const int per_lane = words_per_lane(l, t, c);
-  std::vector<std::uint32_t> words(static_cast<std::size_t>(l.lanes * per_lane));
+std::vector<std::uint32_t> random_operand(const RegisterCodec& codec, std::mt19937_64& rng) {
+  const int bits = codec.bits();
+  const Type t = codec.type();
+  std::vector<std::uint32_t> words(codec.words());
   for (std::size_t w = 0; w < words.size(); ++w) {
     if (bits == 64) {
       const std::uint64_t v = random_element(t, rng);
@@ -114,13 +112,8 @@ std::vector<std::uint32_t> random_operand(const FragmentLayout& l, Type t, Conta
       words[++w] = static_cast<std::uint32_t>(v >> 32);
       continue;
     }
-    for (int e = 0; e < 32 / bits; ++e) {
-      const std::uint64_t code = random_element(t, rng);
-      const std::uint32_t raw = (t == Type::e2m1 || t == Type::e3m2 || t == Type::e2m3)
-                                    ? to_container(t, c, static_cast<std::uint32_t>(code))
-                                    : static_cast<std::uint32_t>(container_of(info(t), code));
-      words[w] = set_element(words[w], bits, e, raw);
-    }
+    for (int e = 0; e < 32 / bits; ++e)
+      words[w] = set_element(words[w], bits, e, static_cast<std::uint32_t>(element_raw(t, codec.container(), random_element(t, rng))));
   }
   return words;
 }

@@ -13,7 +13,7 @@ namespace ptxmma {
 
 // Register words for one operand of a whole warp, each element a finite value with an exponent
 // near 1 (random bits would make most floating-point dot products NaN or Inf, a shortcut path).
-std::vector<std::uint32_t> random_operand(const FragmentLayout& l, Type t, Container c, std::mt19937_64& rng);
+std::vector<std::uint32_t> random_operand(const RegisterCodec& codec, std::mt19937_64& rng);
 
 struct Throughput {
   std::string ptx;

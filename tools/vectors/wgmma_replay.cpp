@@ -16,8 +16,6 @@
 namespace ptxmma {
 namespace {
 
-int storage_bits(Type t) { return t == Type::tf32 ? 32 : info(t).bits; }
-
 // The first failing case: its header and the D elements that differ (at most 16 of them).
 std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const WgmmaVariant& v,
                         const WgmmaExecutor& x, const WgmmaGoldenCase& c, int index,
@@ -36,21 +34,19 @@ std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, co
   out += fmt::format("  B descriptor {}\n", desc(c.desc_b));
   out += fmt::format("  scale-d {}, shared image {} bytes at {:#x}, model {}\n", c.scale_d ? 1 : 0, c.image.size(),
                      c.smem_base, x.model().name);
-  const FragmentLayout& ld = *v.ld;
-  const int bits = storage_bits(v.d);
+  const RegisterCodec cd = v.d_codec();
   int shown = 0;
   long total = 0;
-  for (int row = 0; row < ld.rows; ++row)
-    for (int col = 0; col < ld.cols; ++col) {
-      const FragmentSlot& s = ld.slot(0, row, col);
-      const std::size_t w = static_cast<std::size_t>(s.lane * ld.regs + s.reg);
-      const std::uint32_t want = get_element(c.d[w], bits, s.elem), mine = get_element(got[w], bits, s.elem);
+  for (int row = 0; row < cd.rows(); ++row)
+    for (int col = 0; col < cd.cols(); ++col) {
+      const std::uint64_t want = cd.raw(c.d, row, col), mine = cd.raw(got, row, col);
       if (want == mine) continue;
       ++total;
       if (shown++ >= 16) continue;
-      const std::uint32_t before = c.scale_d ? get_element(c.c[w], bits, s.elem) : 0;
-      out += fmt::format("  D[{}][{}] (thread {} register {}{}): C {}, expected {}, got {}\n", row, col, s.lane, s.reg,
-                         ld.elems_per_reg > 1 ? fmt::format(" element {}", s.elem) : "",
+      const std::uint64_t before = c.scale_d ? cd.raw(c.c, row, col) : 0;
+      const RegisterCodec::Place at = cd.place(0, row, col);
+      out += fmt::format("  D[{}][{}] (thread {} register {}{}): C {}, expected {}, got {}\n", row, col, at.thread, at.reg,
+                         cd.layout().elems_per_reg > 1 ? fmt::format(" element {}", at.shift / cd.bits()) : "",
                          c.scale_d ? fmt::format("{:#x} ({})", before, format_value(v.d, code_of(info(v.d), before)))
                                    : "not read",
                          fmt::format("{:#x} ({})", want, format_value(v.d, code_of(info(v.d), want))),
@@ -61,7 +57,7 @@ std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, co
 }
 
 long count_mismatches(Type d, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
-  const int bits = storage_bits(d);
+  const int bits = element_bits(d);
   const int per = 32 / bits;
   long n = 0;
   for (std::size_t i = 0; i < want.size(); ++i)
