@@ -14,7 +14,7 @@
 #include "sim/layout/scale_layout.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/util/target.hpp"
-#include "tools/vectors/test_vectors.hpp"
+#include "tools/vectors/matrix_operands.hpp"
 #include "tools/vectors/word_format.hpp"
 
 namespace ptxmma::py {
@@ -51,15 +51,6 @@ Dims dims(const MmaVariant& v, Operand o) {
   return {codec.rows(), codec.cols()};
 }
 
-// Element codes (the container's bits: tf32 as a b32, FP6/FP4 as their code) to the bits the
-// registers hold, and back.
-std::uint64_t to_register(const MmaVariant& v, Type t, std::uint64_t code) {
-  return in_container(t) ? element_raw(t, v.container, code) : code;
-}
-std::uint64_t from_register(const MmaVariant& v, Type t, std::uint64_t bits) {
-  return in_container(t) ? element_code(t, v.container, bits) : bits;
-}
-
 // The element codes of operand o as a d.rows x d.cols matrix, checked to be codes of its type.
 std::vector<std::uint64_t> checked_codes(const MmaVariant& v, Operand o, const In<std::uint64_t>& a, Dims d) {
   const TypeInfo& ti = info(v.type(o));
@@ -75,46 +66,22 @@ std::vector<std::uint64_t> checked_codes(const MmaVariant& v, Operand o, const I
   return codes;
 }
 
-// Those codes as the registers hold them, row by row (scatter_matrix).
-std::vector<std::vector<std::uint64_t>> register_rows(const MmaVariant& v, Operand o,
-                                                      const std::vector<std::uint64_t>& codes, int cols) {
-  std::vector<std::vector<std::uint64_t>> m;
-  for (std::size_t at = 0; at < codes.size(); at += static_cast<std::size_t>(cols)) {
-    auto& row = m.emplace_back(codes.begin() + static_cast<std::ptrdiff_t>(at),
-                               codes.begin() + static_cast<std::ptrdiff_t>(at) + cols);
-    for (std::uint64_t& x : row) x = to_register(v, v.type(o), x);
-  }
-  return m;
-}
-
-std::vector<std::vector<std::uint64_t>> matrix_of(const MmaVariant& v, Operand o, const In<std::uint64_t>& a) {
-  const Dims d = dims(v, o);
-  return register_rows(v, o, checked_codes(v, o, a, d), d.cols);
-}
-
-std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
-  if (a) return scatter_matrix(v, o, matrix_of(v, o, *a));
+// The register words of operand o from its matrix of codes (none: zeros), and back.
+std::vector<std::uint32_t> words_of(const MmaVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
+  if (a) return operand_words(v, o, checked_codes(v, o, *a, dims(v, o)));
   return std::vector<std::uint32_t>(v.codec(o).words(), 0);
 }
 
 Array<std::uint64_t> matrix_array(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
   const Dims d = dims(v, o);
-  std::vector<std::uint64_t> flat;
-  flat.reserve(static_cast<std::size_t>(d.rows) * static_cast<std::size_t>(d.cols));
-  for (const auto& row : gather_matrix(v, o, words))
-    for (const std::uint64_t x : row) flat.push_back(from_register(v, v.type(o), x));
-  return to_numpy(std::move(flat), {static_cast<std::size_t>(d.rows), static_cast<std::size_t>(d.cols)});
+  return to_numpy(operand_values(v, o, words), {static_cast<std::size_t>(d.rows), static_cast<std::size_t>(d.cols)});
 }
 
 int wpl(const MmaVariant& v, Operand o) { return v.words(o); }
 
-// Block-scaled: the scale matrices (A's M x V, B's V x N scale codes) placed in the 32 lanes'
-// scale-a-data / scale-b-data words where the selectors {0, 0} read them (configs/mma/block_scale.yaml).
-struct ScaleWords {
-  std::vector<std::uint32_t> a, b;
-};
-ScaleWords scale_words(const MmaVariant& v, const std::optional<In<std::uint64_t>>& sa,
-                       const std::optional<In<std::uint64_t>>& sb) {
+// Block-scaled: the scale matrices (A's M x V, B's V x N scale codes), checked for shape.
+ScaleWords scales_of(const MmaVariant& v, const std::optional<In<std::uint64_t>>& sa,
+                     const std::optional<In<std::uint64_t>>& sb) {
   if (!v.block_scale) {
     if (sa || sb) throw Error(fmt::format("{} is not block-scaled: it takes no scale_a / scale_b", v.ptx));
     return {};
@@ -122,24 +89,13 @@ ScaleWords scale_words(const MmaVariant& v, const std::optional<In<std::uint64_t
   if (!sa || !sb)
     throw Error(fmt::format("{} is block-scaled: give scale_a ({} x {}) and scale_b ({} x {}) as {} codes", v.ptx,
                             v.shape.m, v.scale_vec, v.scale_vec, v.shape.n, name(*v.stype)));
-  const auto place = [&](const ScaleLayout::Operand& op, const In<std::uint64_t>& m, int rows, int cols, bool by_row,
-                         const char* what) {
+  const auto check = [&](const In<std::uint64_t>& m, int rows, int cols, const char* what) {
     if (m.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
       throw Error(fmt::format("{}: expected a {}x{} matrix of {} codes, got {} elements", what, rows, cols,
                               name(*v.stype), m.size()));
-    std::vector<std::uint32_t> words(32, 0);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c) {
-        const std::uint64_t code = m.data()[static_cast<std::size_t>(r * cols + c)];
-        if (code > 0xFF) throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", what, r, c, code, name(*v.stype)));
-        const int x = by_row ? r : c, blk = by_row ? c : r;  // x: A's row or B's column; blk: the K-block
-        const std::uint8_t at = ScaleLayout::source(op, v.scale_vec, 0, 0, x, blk);
-        words[at / 4] |= static_cast<std::uint32_t>(code) << (8 * (at % 4));
-      }
-    return words;
+    return std::span<const std::uint64_t>(m.data(), m.size());
   };
-  return {place(v.scales->a, *sa, v.shape.m, v.scale_vec, true, "scale_a"),
-          place(v.scales->b, *sb, v.scale_vec, v.shape.n, false, "scale_b")};
+  return scale_words(v, check(*sa, v.shape.m, v.scale_vec, "scale_a"), check(*sb, v.scale_vec, v.shape.n, "scale_b"));
 }
 
 // The operands' register words of one mma on matrices. A sparse A is its logical M x K matrix,
@@ -154,17 +110,17 @@ Inputs inputs(const MmaVariant& v, const In<std::uint64_t>& a, const In<std::uin
               const std::optional<In<std::uint64_t>>& c, const std::optional<In<std::uint64_t>>& scale_a,
               const std::optional<In<std::uint64_t>>& scale_b, const std::optional<In<std::uint32_t>>& meta = {},
               int selector = 0) {
-  Inputs in{{}, operand_words(v, Operand::b, b), operand_words(v, Operand::c, c), {}, scale_words(v, scale_a, scale_b)};
+  Inputs in{{}, words_of(v, Operand::b, b), words_of(v, Operand::c, c), {}, scales_of(v, scale_a, scale_b)};
   if (v.sparse == Sparsity::dense) {
     if (meta) throw Error(fmt::format("{} is not sparse: it takes no metadata", v.ptx));
-    in.a = operand_words(v, Operand::a, a);
+    in.a = words_of(v, Operand::a, a);
   } else if (meta) {  // MmaExecutor checks that it holds the 32 lanes' words
-    in.a = operand_words(v, Operand::a, a);
+    in.a = words_of(v, Operand::a, a);
     in.meta = to_vector(*meta);
     in.selector = selector;
   } else {
-    auto sparse = v.metadata->compress(v.pattern, checked_codes(v, Operand::a, a, {v.shape.m, v.shape.k}), v.shape.k, 0);
-    in.a = scatter_matrix(v, Operand::a, register_rows(v, Operand::a, sparse.stored, v.shape.k / 2));
+    SparseA sparse = sparse_a_words(v, checked_codes(v, Operand::a, a, {v.shape.m, v.shape.k}));
+    in.a = std::move(sparse.a);
     in.meta = std::move(sparse.meta);
   }
   return in;
@@ -251,7 +207,7 @@ Array<std::uint32_t> mma_scatter(const std::string& instr, const std::string& ar
   const PreparedMma& p = prepare_mma(instr, arch);
   const MmaVariant& v = *p.ins.variant;
   const Operand o = operand_arg(op);
-  std::vector<std::uint32_t> words = scatter_matrix(v, o, matrix_of(v, o, m));
+  std::vector<std::uint32_t> words = words_of(v, o, m);
   return to_numpy(std::move(words), {32, static_cast<std::size_t>(wpl(v, o))});
 }
 

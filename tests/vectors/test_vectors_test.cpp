@@ -115,7 +115,7 @@ TEST(TestVectors, MalformedFilesGiveLocatedErrors) {
       {"missing expect", head + "    A: 1\n    B: 1\n", "FILE:2:5: case 'c' has no 'expect'"},
       {"expect without D", head + "    A: 1\n    B: 1\n    expect: {registers: {}}\n", "FILE:6:14: unknown key 'registers' in 'expect' of an instruction case (expected D)"},
       {"unknown instruction", "cases:\n  - instruction: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n    expect: {D: 0}\n", "FILE:2:18: unknown instruction 'ldmatrix.sync.aligned.m8n8.x4.shared.b16': an instruction case takes an mma; run anything else as a snippet"},
-      {"unknown key", head + "    A: 1\n    B: 1\n    Q: 1\n    expect: {D: 0}\n", "FILE:6:5: unknown key 'Q' in a case (expected name, target, instruction, A, B, C, expect, snippet, snippet_file, init, init_file, entry, max_steps, strict)"},
+      {"unknown key", head + "    A: 1\n    B: 1\n    Q: 1\n    expect: {D: 0}\n", "FILE:6:5: unknown key 'Q' in a case (expected name, target, instruction, A, B, C, expect, snippet, snippet_file, init, init_file, entry, max_steps, strict, scale_A, scale_B)"},
       {"missing matrix", head + "    A: 1\n    expect: {D: 0}\n", "FILE:2:5: case 'c' needs matrix B"},
       {"instruction and snippet", head + "    snippet: \"mov.u32 %r1, 1;\"\n    expect: {D: 0}\n", "FILE:2:5: case 'c' needs exactly one of 'instruction', 'snippet', 'snippet_file'"},
       {"illegal on the target", "target: sm_75\ncases:\n  - instruction: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32\n    A: 1\n    B: 1\n    expect: {D: 0}\n", "FILE:3:18: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: needs sm_80 or later; the target is sm_75"},

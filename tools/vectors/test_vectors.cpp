@@ -21,6 +21,7 @@
 #include "sim/model/model.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/util/input_file.hpp"
+#include "tools/vectors/matrix_operands.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/value_text.hpp"
 
@@ -44,7 +45,8 @@ struct VectorCase {
   MmaInstruction ins;
   const MmaVariant* v = nullptr;
   const Model* model = nullptr;
-  std::vector<std::uint32_t> a, b, c;
+  std::vector<std::uint32_t> a, b, c, meta;  // meta: a sparse A's metadata words (selector 0)
+  ScaleWords scales;                          // block-scaled: scale-a-data, scale-b-data words
   Matrix d;
   // snippet case
   std::shared_ptr<const ptx::Program> program;
@@ -79,11 +81,28 @@ std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
 
 // ---- matrices ----
 
-std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const RegisterCodec& oi,
+// The matrix a case gives for one operand: its name, element type, the bits of a value (the
+// register's, but an FP6/FP4 value is its format's code) and its shape.
+struct MatrixSpec {
+  std::string op;
+  Type t;
+  int bits;
+  int rows, cols;
+};
+
+MatrixSpec matrix_spec(const MmaVariant& v, Operand o) {
+  const RegisterCodec codec = v.codec(o);
+  const Type t = codec.type();
+  // A sparse A is given as its logical M x K matrix.
+  const int cols = o == Operand::a && v.sparse != Sparsity::dense ? v.shape.k : codec.cols();
+  return {std::string(name(o)), t, in_container(t) ? info(t).bits : codec.bits(), codec.rows(), cols};
+}
+
+std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const MatrixSpec& oi,
                          const std::string& where, ExactWork& work) {
   work.charge(f, at, decimal_units(tok));
   try {
-    return parse_value_text(std::string(name(oi.type())) + " " + tok, oi.bits(), ptx::PtxType::b32);
+    return parse_value_text(std::string(name(oi.t)) + " " + tok, oi.bits, ptx::PtxType::b32);
   } catch (const Error& e) {
     f.fail(at, fmt::format("{}: {}", where, e.what()));
   }
@@ -102,26 +121,25 @@ std::vector<std::string> split_ws(const std::string& s) {
 
 // A whole matrix: a list of rows (each a list of values, or one string of values separated by
 // spaces; b1 rows may be strings of 0/1 digits), or a single value filling every cell.
-Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v, Operand o, ExactWork& work) {
-  const RegisterCodec oi = v.codec(o);
-  const std::string op(name(o));
-  const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows(), oi.cols(), name(oi.type()));
-  Matrix m(static_cast<std::size_t>(oi.rows()), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols())));
+Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MatrixSpec& oi, ExactWork& work) {
+  const std::string& op = oi.op;
+  const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows, oi.cols, name(oi.t));
+  Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
   if (n.IsScalar()) {
     const std::uint64_t x = cell_value(f, n, n.Scalar(), oi, op, work);
     for (auto& r : m) std::fill(r.begin(), r.end(), x);
     return m;
   }
   if (!n.IsSequence())
-    f.fail(n, fmt::format("{}: expected a list of {} rows (a {}) or a single value", op, oi.rows(), shape));
-  if (n.size() != static_cast<std::size_t>(oi.rows()))
-    f.fail(n, fmt::format("{}: expected {} rows (a {}), found {}", op, oi.rows(), shape, n.size()));
-  for (int r = 0; r < oi.rows(); ++r) {
+    f.fail(n, fmt::format("{}: expected a list of {} rows (a {}) or a single value", op, oi.rows, shape));
+  if (n.size() != static_cast<std::size_t>(oi.rows))
+    f.fail(n, fmt::format("{}: expected {} rows (a {}), found {}", op, oi.rows, shape, n.size()));
+  for (int r = 0; r < oi.rows; ++r) {
     const YAML::Node row = n[static_cast<std::size_t>(r)];
     std::vector<std::pair<std::string, YAML::Node>> toks;
     if (row.IsScalar()) {
       for (const auto& w : split_ws(row.Scalar())) {
-        if (oi.type() == Type::b1 && w.size() > 1 && w.find_first_not_of("01_") == std::string::npos) {
+        if (oi.t == Type::b1 && w.size() > 1 && w.find_first_not_of("01_") == std::string::npos) {
           for (const char ch : w)
             if (ch != '_') toks.emplace_back(std::string(1, ch), row);
         } else {
@@ -136,9 +154,9 @@ Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MmaVariant& v,
     } else {
       f.fail(row, fmt::format("{} row {}: expected a list of values or a string of values", op, r));
     }
-    if (toks.size() != static_cast<std::size_t>(oi.cols()))
-      f.fail(row, fmt::format("{} row {}: expected {} values (a {}), found {}", op, r, oi.cols(), shape, toks.size()));
-    for (int c = 0; c < oi.cols(); ++c) {
+    if (toks.size() != static_cast<std::size_t>(oi.cols))
+      f.fail(row, fmt::format("{} row {}: expected {} values (a {}), found {}", op, r, oi.cols, shape, toks.size()));
+    for (int c = 0; c < oi.cols; ++c) {
       const auto& [tok, at] = toks[static_cast<std::size_t>(c)];
       m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
           cell_value(f, at, tok, oi, fmt::format("{}[{}][{}]", op, r, c), work);
@@ -220,7 +238,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   c->name = name;
   f.check_keys(n,
              {"name", "target", "instruction", "A", "B", "C", "expect", "snippet", "snippet_file", "init", "init_file",
-              "entry", "max_steps", "strict"},
+              "entry", "max_steps", "strict", "scale_A", "scale_B"},
              "a case");
   c->target = n["target"] ? scalar_of(f, n["target"], "target") : file_target;
   const bool ins = static_cast<bool>(n["instruction"]);
@@ -244,8 +262,6 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
       f.fail(n["instruction"], e.what());
     }
     c->v = c->ins.variant;
-    if (c->v->block_scale || c->v->container != Container::packed || c->v->sparse != Sparsity::dense)
-      f.fail(n["instruction"], fmt::format("{}: matrices of this variant are not supported yet; use a snippet", text));
     try {
       c->model = &models_for(c->target).select(c->v->family, c->v->a, c->v->d);
     } catch (const Error& e) {
@@ -254,18 +270,44 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     for (const char* k : {"A", "B"})
       if (!n[k]) f.fail(n, fmt::format("case '{}' needs matrix {}", name, k));
     if (!ex["D"]) f.fail(ex, fmt::format("case '{}': 'expect' needs matrix D", name));
-    c->a = scatter_matrix(*c->v, Operand::a, parse_matrix(f, n["A"], *c->v, Operand::a, work));
-    c->b = scatter_matrix(*c->v, Operand::b, parse_matrix(f, n["B"], *c->v, Operand::b, work));
-    const RegisterCodec ci = c->v->codec(Operand::c);
-    c->c = scatter_matrix(*c->v, Operand::c,
-                          n["C"] ? parse_matrix(f, n["C"], *c->v, Operand::c, work)
-                                 : Matrix(static_cast<std::size_t>(ci.rows()),
-                                          std::vector<std::uint64_t>(static_cast<std::size_t>(ci.cols()))));
-    c->d = parse_matrix(f, ex["D"], *c->v, Operand::d, work);
+    const MmaVariant& v = *c->v;
+    const auto values = [&](const YAML::Node& m, const MatrixSpec& spec) {
+      std::vector<std::uint64_t> flat;
+      for (const auto& row : parse_matrix(f, m, spec, work)) flat.insert(flat.end(), row.begin(), row.end());
+      return flat;
+    };
+    const std::vector<std::uint64_t> a = values(n["A"], matrix_spec(v, Operand::a));
+    if (v.sparse == Sparsity::dense) {
+      c->a = operand_words(v, Operand::a, a);
+    } else {
+      try {
+        SparseA sa = sparse_a_words(v, a);
+        c->a = std::move(sa.a);
+        c->meta = std::move(sa.meta);
+      } catch (const Error& e) {
+        f.fail(n["A"], fmt::format("A: {}", e.what()));
+      }
+    }
+    c->b = operand_words(v, Operand::b, values(n["B"], matrix_spec(v, Operand::b)));
+    c->c = n["C"] ? operand_words(v, Operand::c, values(n["C"], matrix_spec(v, Operand::c)))
+                  : std::vector<std::uint32_t>(v.codec(Operand::c).words(), 0);
+    if (v.block_scale) {
+      for (const char* k : {"scale_A", "scale_B"})
+        if (!n[k])
+          f.fail(n, fmt::format("case '{}': {} is block-scaled and needs scale_A ({} x {}) and scale_B ({} x {}) of {}",
+                                name, text, v.shape.m, v.scale_vec, v.scale_vec, v.shape.n, ptxmma::name(*v.stype)));
+      const int sbits = info(*v.stype).bits;
+      c->scales = scale_words(v, values(n["scale_A"], {"scale_A", *v.stype, sbits, v.shape.m, v.scale_vec}),
+                              values(n["scale_B"], {"scale_B", *v.stype, sbits, v.scale_vec, v.shape.n}));
+    } else {
+      for (const char* k : {"scale_A", "scale_B"})
+        if (n[k]) f.fail(n[k], fmt::format("{}: {} is not block-scaled", k, text));
+    }
+    c->d = parse_matrix(f, ex["D"], matrix_spec(v, Operand::d), work);
     c->is_mma = true;
     return c;
   }
-  for (const char* k : {"A", "B", "C"})
+  for (const char* k : {"A", "B", "C", "scale_A", "scale_B"})
     if (n[k]) f.fail(n[k], fmt::format("matrix {} belongs to an instruction case; a snippet takes 'init'", k));
   f.check_keys(ex, {"registers", "global", "shared"}, "'expect' of a snippet case");
   if (!ex["registers"] && !ex["global"] && !ex["shared"])
@@ -339,7 +381,8 @@ std::string run_mma(const VectorCase& c) {
   const MmaExecutor x(*c.v, *c.model, MmaOptions{c.ins.rounding.value_or(Rounding::rn), c.ins.satfinite});
   const auto wpl = [&](Operand o) { return c.v->codec(o).words_per_thread(); };
   std::vector<std::uint32_t> d(c.v->codec(Operand::d).words(), 0);
-  x.run({c.a, wpl(Operand::a)}, {c.b, wpl(Operand::b)}, {c.c, wpl(Operand::c)}, d);
+  x.run({c.a, wpl(Operand::a)}, {c.b, wpl(Operand::b)}, {c.c, wpl(Operand::c)}, d, {c.meta, 0},
+        {c.scales.a, c.scales.b});
   const Matrix got = gather_matrix(*c.v, Operand::d, d);
   const RegisterCodec oi = c.v->codec(Operand::d);
   std::string out;

@@ -1,0 +1,54 @@
+#include "tools/vectors/matrix_operands.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+
+namespace ptxmma {
+
+std::uint64_t value_to_register(const MmaVariant& v, Operand o, std::uint64_t value) {
+  const Type t = v.type(o);
+  return in_container(t) ? element_raw(t, v.container, value) : value;
+}
+
+std::uint64_t value_from_register(const MmaVariant& v, Operand o, std::uint64_t bits) {
+  const Type t = v.type(o);
+  return in_container(t) ? element_code(t, v.container, bits) : bits;
+}
+
+std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, std::span<const std::uint64_t> values) {
+  std::vector<std::uint64_t> raws(values.begin(), values.end());
+  for (std::uint64_t& x : raws) x = value_to_register(v, o, x);
+  return v.codec(o).scatter(raws);
+}
+
+std::vector<std::uint64_t> operand_values(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
+  std::vector<std::uint64_t> m = v.codec(o).gather(words);
+  for (std::uint64_t& x : m) x = value_from_register(v, o, x);
+  return m;
+}
+
+ScaleWords scale_words(const MmaVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b) {
+  const auto place = [&](const ScaleLayout::Operand& op, std::span<const std::uint64_t> m, int rows, int cols, bool by_row,
+                         const char* what) {
+    std::vector<std::uint32_t> words(32, 0);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const std::uint64_t code = m[static_cast<std::size_t>(r * cols + c)];
+        if (code > 0xFF) throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", what, r, c, code, name(*v.stype)));
+        const int x = by_row ? r : c, blk = by_row ? c : r;  // x: A's row or B's column; blk: the K-block
+        const std::uint8_t at = ScaleLayout::source(op, v.scale_vec, 0, 0, x, blk);
+        words[at / 4] |= static_cast<std::uint32_t>(code) << (8 * (at % 4));
+      }
+    return words;
+  };
+  return {place(v.scales->a, scale_a, v.shape.m, v.scale_vec, true, "scale_a"),
+          place(v.scales->b, scale_b, v.scale_vec, v.shape.n, false, "scale_b")};
+}
+
+SparseA sparse_a_words(const MmaVariant& v, std::span<const std::uint64_t> logical) {
+  auto sparse = v.metadata->compress(v.pattern, logical, v.shape.k, 0);
+  return {operand_words(v, Operand::a, sparse.stored), std::move(sparse.meta)};
+}
+
+}  // namespace ptxmma

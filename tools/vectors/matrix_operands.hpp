@@ -1,0 +1,39 @@
+// An mma's register operands from whole matrices, for test vectors and Python: values through the
+// variant's RegisterCodec (FP6/FP4 given as their format codes, placed in their containers), the
+// scale matrices of a block-scaled variant into the scale-data words selectors {0, 0} read
+// (configs/mma/block_scale.yaml), and a sparse A given as its logical M x K matrix compressed into
+// the stored elements and the metadata words selector 0 reads.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/catalog/mma_variant.hpp"
+
+namespace ptxmma {
+
+// A matrix value as the registers hold it, and back: the element's register bits (tf32 its b32),
+// except FP6/FP4, which are their format's code.
+std::uint64_t value_to_register(const MmaVariant& v, Operand o, std::uint64_t value);
+std::uint64_t value_from_register(const MmaVariant& v, Operand o, std::uint64_t bits);
+
+// The register words of operand o from its matrix (codec rows x cols, row-major), and back.
+std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, std::span<const std::uint64_t> values);
+std::vector<std::uint64_t> operand_values(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words);
+
+// Block-scaled: scale_a (M x V) and scale_b (V x N) scale codes in the 32 lanes' scale-a-data /
+// scale-b-data words, where selectors {0, 0} read them. Error naming the matrix for a code that
+// is not a byte.
+struct ScaleWords {
+  std::vector<std::uint32_t> a, b;
+};
+ScaleWords scale_words(const MmaVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b);
+
+// Sparse: the logical M x K A compressed (selector 0): A's register words and the 32 metadata
+// words. Error naming the row and columns where a chunk has too many nonzeros.
+struct SparseA {
+  std::vector<std::uint32_t> a, meta;
+};
+SparseA sparse_a_words(const MmaVariant& v, std::span<const std::uint64_t> logical);
+
+}  // namespace ptxmma
