@@ -24,10 +24,10 @@
 #include "tools/vectors/matrix_operands.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/value_text.hpp"
+#include "tools/vectors/vector_matrix.hpp"
+#include "tools/vectors/wgmma_vector.hpp"
 
 namespace ptxmma {
-
-using Matrix = std::vector<std::vector<std::uint64_t>>;
 
 // Expected bits of one register on some lanes.
 struct RegExpect {
@@ -41,13 +41,15 @@ struct VectorCase {
   std::string name;
   std::string target;
   bool is_mma = false;
-  // instruction case
+  // mma instruction case
   MmaInstruction ins;
   const MmaVariant* v = nullptr;
   const Model* model = nullptr;
   std::vector<std::uint32_t> a, b, c, meta;  // meta: a sparse A's metadata words (selector 0)
   ScaleWords scales;                          // block-scaled: scale-a-data, scale-b-data words
-  Matrix d;
+  std::vector<std::uint64_t> d;  // expected, row-major
+  // wgmma instruction case
+  std::shared_ptr<const WgmmaVectorCase> wgmma;
   // snippet case
   std::shared_ptr<const ptx::Program> program;
   std::shared_ptr<const PtxState> state;
@@ -81,92 +83,13 @@ std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
 
 // ---- matrices ----
 
-// The matrix a case gives for one operand: its name, element type, the bits of a value (the
-// register's, but an FP6/FP4 value is its format's code) and its shape.
-struct MatrixSpec {
-  std::string op;
-  Type t;
-  int bits;
-  int rows, cols;
-};
-
+// The matrix a case gives for one operand of an mma.
 MatrixSpec matrix_spec(const MmaVariant& v, Operand o) {
   const RegisterCodec codec = v.codec(o);
   const Type t = codec.type();
   // A sparse A is given as its logical M x K matrix.
   const int cols = o == Operand::a && v.sparse != Sparsity::dense ? v.shape.k : codec.cols();
   return {std::string(name(o)), t, in_container(t) ? info(t).bits : codec.bits(), codec.rows(), cols};
-}
-
-std::uint64_t cell_value(const YamlFile& f, const YAML::Node& at, const std::string& tok, const MatrixSpec& oi,
-                         const std::string& where, ExactWork& work) {
-  work.charge(f, at, decimal_units(tok));
-  try {
-    return parse_value_text(std::string(name(oi.t)) + " " + tok, oi.bits, ptx::PtxType::b32);
-  } catch (const Error& e) {
-    f.fail(at, fmt::format("{}: {}", where, e.what()));
-  }
-}
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) {
-    if (!w.empty() && w.back() == ',') w.pop_back();
-    if (!w.empty()) out.push_back(w);
-  }
-  return out;
-}
-
-// A whole matrix: a list of rows (each a list of values, or one string of values separated by
-// spaces; b1 rows may be strings of 0/1 digits), or a single value filling every cell.
-Matrix parse_matrix(const YamlFile& f, const YAML::Node& n, const MatrixSpec& oi, ExactWork& work) {
-  const std::string& op = oi.op;
-  const std::string shape = fmt::format("{}x{} matrix of {}", oi.rows, oi.cols, name(oi.t));
-  Matrix m(static_cast<std::size_t>(oi.rows), std::vector<std::uint64_t>(static_cast<std::size_t>(oi.cols)));
-  if (n.IsScalar()) {
-    const std::uint64_t x = cell_value(f, n, n.Scalar(), oi, op, work);
-    for (auto& r : m) std::fill(r.begin(), r.end(), x);
-    return m;
-  }
-  if (!n.IsSequence())
-    f.fail(n, fmt::format("{}: expected a list of {} rows (a {}) or a single value", op, oi.rows, shape));
-  if (n.size() != static_cast<std::size_t>(oi.rows))
-    f.fail(n, fmt::format("{}: expected {} rows (a {}), found {}", op, oi.rows, shape, n.size()));
-  for (int r = 0; r < oi.rows; ++r) {
-    const YAML::Node row = n[static_cast<std::size_t>(r)];
-    std::vector<std::pair<std::string, YAML::Node>> toks;
-    if (row.IsScalar()) {
-      for (const auto& w : split_ws(row.Scalar())) {
-        if (oi.t == Type::b1 && w.size() > 1 && w.find_first_not_of("01_") == std::string::npos) {
-          for (const char ch : w)
-            if (ch != '_') toks.emplace_back(std::string(1, ch), row);
-        } else {
-          toks.emplace_back(w, row);
-        }
-      }
-    } else if (row.IsSequence()) {
-      for (const auto& x : row) {
-        if (!x.IsScalar()) f.fail(x, fmt::format("{} row {}: expected a value", op, r));
-        toks.emplace_back(x.Scalar(), x);
-      }
-    } else {
-      f.fail(row, fmt::format("{} row {}: expected a list of values or a string of values", op, r));
-    }
-    if (toks.size() != static_cast<std::size_t>(oi.cols))
-      f.fail(row, fmt::format("{} row {}: expected {} values (a {}), found {}", op, r, oi.cols, shape, toks.size()));
-    for (int c = 0; c < oi.cols; ++c) {
-      const auto& [tok, at] = toks[static_cast<std::size_t>(c)];
-      m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
-          cell_value(f, at, tok, oi, fmt::format("{}[{}][{}]", op, r, c), work);
-    }
-  }
-  return m;
-}
-
-std::string typed_cell(std::uint64_t bits, const RegisterCodec& oi) {
-  return fmt::format("{} ({})", hex_text(bits, oi.bits()), typed_text(bits, oi.bits(), parse_view(name(oi.type()), oi.bits())));
 }
 
 // ---- registers of a snippet ----
@@ -238,7 +161,8 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   c->name = name;
   f.check_keys(n,
              {"name", "target", "instruction", "A", "B", "C", "expect", "snippet", "snippet_file", "init", "init_file",
-              "entry", "max_steps", "strict", "scale_A", "scale_B"},
+              "entry", "max_steps", "strict", "scale_A", "scale_B", "a_source", "desc_a", "desc_b", "swizzle", "scale_d",
+              "imm_scale_a", "imm_scale_b", "imm_trans_a", "imm_trans_b"},
              "a case");
   c->target = n["target"] ? scalar_of(f, n["target"], "target") : file_target;
   const bool ins = static_cast<bool>(n["instruction"]);
@@ -253,9 +177,15 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
       if (n[k]) f.fail(n[k], fmt::format("'{}' belongs to snippet cases, not to an instruction case", k));
     f.check_keys(ex, {"D"}, "'expect' of an instruction case");
     const std::string text = scalar_of(f, n["instruction"], "instruction");
+    if (text.starts_with("wgmma")) {
+      c->wgmma = load_wgmma_case(f, n, name, c->target, work);
+      return c;
+    }
     if (!text.starts_with("mma"))
-      f.fail(n["instruction"], fmt::format("unknown instruction '{}': an instruction case takes an mma; run anything "
-                                           "else as a snippet", text));
+      f.fail(n["instruction"], fmt::format("unknown instruction '{}': an instruction case takes an mma or a "
+                                           "wgmma.mma_async; run anything else as a snippet", text));
+    for (const std::string_view k : kWgmmaCaseKeys)
+      if (n[std::string(k)]) f.fail(n[std::string(k)], fmt::format("'{}' belongs to wgmma instruction cases", k));
     try {
       c->ins = parse_mma(text, c->target);
     } catch (const Error& e) {
@@ -271,11 +201,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
       if (!n[k]) f.fail(n, fmt::format("case '{}' needs matrix {}", name, k));
     if (!ex["D"]) f.fail(ex, fmt::format("case '{}': 'expect' needs matrix D", name));
     const MmaVariant& v = *c->v;
-    const auto values = [&](const YAML::Node& m, const MatrixSpec& spec) {
-      std::vector<std::uint64_t> flat;
-      for (const auto& row : parse_matrix(f, m, spec, work)) flat.insert(flat.end(), row.begin(), row.end());
-      return flat;
-    };
+    const auto values = [&](const YAML::Node& m, const MatrixSpec& spec) { return parse_matrix(f, m, spec, work); };
     const std::vector<std::uint64_t> a = values(n["A"], matrix_spec(v, Operand::a));
     if (v.sparse == Sparsity::dense) {
       c->a = operand_words(v, Operand::a, a);
@@ -309,6 +235,8 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
   }
   for (const char* k : {"A", "B", "C", "scale_A", "scale_B"})
     if (n[k]) f.fail(n[k], fmt::format("matrix {} belongs to an instruction case; a snippet takes 'init'", k));
+  for (const std::string_view k : kWgmmaCaseKeys)
+    if (n[std::string(k)]) f.fail(n[std::string(k)], fmt::format("'{}' belongs to wgmma instruction cases", k));
   f.check_keys(ex, {"registers", "global", "shared"}, "'expect' of a snippet case");
   if (!ex["registers"] && !ex["global"] && !ex["shared"])
     f.fail(ex, fmt::format("case '{}': 'expect' needs 'registers', 'global' or 'shared'", name));
@@ -383,24 +311,7 @@ std::string run_mma(const VectorCase& c) {
   std::vector<std::uint32_t> d(c.v->codec(Operand::d).words(), 0);
   x.run({c.a, wpl(Operand::a)}, {c.b, wpl(Operand::b)}, {c.c, wpl(Operand::c)}, d, {c.meta, 0},
         {c.scales.a, c.scales.b});
-  const Matrix got = gather_matrix(*c.v, Operand::d, d);
-  const RegisterCodec oi = c.v->codec(Operand::d);
-  std::string out;
-  int bad = 0;
-  for (int r = 0; r < oi.rows(); ++r)
-    for (int col = 0; col < oi.cols(); ++col) {
-      const std::uint64_t w = c.d[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
-      const std::uint64_t g = got[static_cast<std::size_t>(r)][static_cast<std::size_t>(col)];
-      if (w == g) continue;
-      if (++bad > kMaxReported) continue;
-      const RegisterCodec::Place s = oi.place(r / oi.layout().rows, r % oi.layout().rows, col);
-      out += fmt::format("  D[{}][{}] (lane {}, reg {}, elem {}): expected {}, got {}\n", r, col, s.thread, s.reg,
-                         oi.bits() >= 32 ? 0U : s.shift / static_cast<std::uint32_t>(oi.bits()),
-                         typed_cell(w, oi), typed_cell(g, oi));
-    }
-  if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
-  if (bad) out = fmt::format("  {} of {} D elements differ ({})\n", bad, oi.rows() * oi.cols(), c.ins.text) + out;
-  return out;
+  return matrix_differences(c.v->codec(Operand::d), c.d, d, c.ins.text);
 }
 
 // Whether every expected value matched, and the details (warnings, then the differences).
@@ -464,22 +375,6 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
 
 }  // namespace
 
-Matrix gather_matrix(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
-  const RegisterCodec codec = v.codec(o);
-  Matrix m(static_cast<std::size_t>(codec.rows()), std::vector<std::uint64_t>(static_cast<std::size_t>(codec.cols())));
-  for (int r = 0; r < codec.rows(); ++r)
-    for (int c = 0; c < codec.cols(); ++c) m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = codec.raw(words, r, c);
-  return m;
-}
-
-std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const Matrix& m) {
-  const RegisterCodec codec = v.codec(o);
-  std::vector<std::uint32_t> words(codec.words(), 0);
-  for (int r = 0; r < codec.rows(); ++r)
-    for (int c = 0; c < codec.cols(); ++c) codec.set_raw(words, r, c, m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
-  return words;
-}
-
 VectorFile VectorFile::load(const std::string& path, const std::string& target) {
   return parse(read_input_file(path), path, target);
 }
@@ -525,8 +420,8 @@ CaseResult run_vector_case(const VectorFile& f, std::size_t i) {
   const VectorCase& c = *f.cases.at(i);
   r.name = c.name;
   try {
-    if (c.is_mma) {
-      r.detail = run_mma(c);
+    if (c.is_mma || c.wgmma) {
+      r.detail = c.wgmma ? run_wgmma_case(*c.wgmma) : run_mma(c);
       r.passed = r.detail.empty();
     } else {
       std::tie(r.passed, r.detail) = run_snippet(c);

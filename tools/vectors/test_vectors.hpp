@@ -1,16 +1,14 @@
 // YAML test vectors (docs/test-vectors.md): a file of cases, each a single mma instruction with
-// whole matrices A, B, C scattered through the catalogue's fragment layouts and an expected D, or
+// whole matrices A, B, C scattered through the catalogue's fragment layouts and an expected D, a
+// wgmma.mma_async with A and B placed in shared memory or registers (wgmma_vector.hpp), or
 // a PTX snippet run by the interpreter from an initial state (docs/state-format.md) with expected
 // registers per lane. Exact bits are compared; a failure names the differing cells or lanes and
 // registers, in hex and typed.
 #pragma once
-#include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "sim/catalog/mma_variant.hpp"
 #include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
@@ -47,10 +45,5 @@ CaseResult run_vector_case(const VectorFile& f, std::size_t i);
 // whose detail is the error.
 std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs,
                                          const std::string& target = "sm_90a");
-
-// The bits of a whole matrix operand (rows = problems x layout rows, stacked) gathered from
-// lane-major words through the variant's layout; and the words from the matrix (scatter).
-std::vector<std::vector<std::uint64_t>> gather_matrix(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words);
-std::vector<std::uint32_t> scatter_matrix(const MmaVariant& v, Operand o, const std::vector<std::vector<std::uint64_t>>& m);
 
 }  // namespace ptxmma
