@@ -12,6 +12,7 @@ void add_explain_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_debug_command(CLI::App& app);
 void add_test_command(CLI::App& app);
+void add_golden_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 
 }  // namespace ptxmma::cli

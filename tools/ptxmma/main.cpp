@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   ptxmma::cli::add_run_command(app);
   ptxmma::cli::add_debug_command(app);
   ptxmma::cli::add_test_command(app);
+  ptxmma::cli::add_golden_command(app);
   ptxmma::cli::add_eval_command(app);
   try {
     app.parse(argc, argv);

@@ -51,4 +51,23 @@ SparseA sparse_a_words(const MmaVariant& v, std::span<const std::uint64_t> logic
   return {operand_words(v, Operand::a, sparse.stored), std::move(sparse.meta)};
 }
 
+std::vector<std::uint64_t> expand_sparse_a(const MmaVariant& v, std::span<const std::uint64_t> stored,
+                                           std::span<const std::uint32_t> meta, int sel, std::vector<int>* columns) {
+  const int m = v.shape.m, k = v.shape.k, half = k / 2;
+  if (stored.size() != static_cast<std::size_t>(m * half) || meta.size() != 32)
+    throw Error(fmt::format("{}: a sparse A is {} x {} stored elements with 32 metadata words, given {} and {}", v.ptx, m,
+                            half, stored.size(), meta.size()));
+  std::vector<std::uint64_t> logical(static_cast<std::size_t>(m * k), 0);
+  std::vector<int> cols(static_cast<std::size_t>(half));
+  if (columns) columns->clear();
+  for (int row = 0; row < m; ++row) {
+    v.metadata->row_columns(v.pattern, v.sparse == Sparsity::ordered, meta, sel, row, cols.data());
+    if (columns) columns->insert(columns->end(), cols.begin(), cols.end());
+    for (int s = 0; s < half; ++s)
+      logical[static_cast<std::size_t>(row * k + cols[static_cast<std::size_t>(s)])] =
+          stored[static_cast<std::size_t>(row * half + s)];
+  }
+  return logical;
+}
+
 }  // namespace ptxmma

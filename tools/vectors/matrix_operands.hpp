@@ -35,5 +35,11 @@ struct SparseA {
   std::vector<std::uint32_t> a, meta;
 };
 SparseA sparse_a_words(const MmaVariant& v, std::span<const std::uint64_t> logical);
+// The way back: the logical M x K A of the stored values (M x K/2, as operand_values gives them)
+// under the 32 metadata words and selector `sel`, each at the column its metadata names, zeros
+// elsewhere; `columns` (if given) gets those columns, M x K/2. Error for undefined metadata.
+std::vector<std::uint64_t> expand_sparse_a(const MmaVariant& v, std::span<const std::uint64_t> stored,
+                                           std::span<const std::uint32_t> meta, int sel,
+                                           std::vector<int>* columns = nullptr);
 
 }  // namespace ptxmma
