@@ -1,4 +1,4 @@
-// Decoders of ld, st, ldmatrix, stmatrix and movmatrix.
+// Decoders of ld, st, ldmatrix, stmatrix, movmatrix and cp.async.
 #include <fmt/format.h>
 
 #include "isa/ptx_decode.hpp"
@@ -127,6 +127,77 @@ void dec_st(Instruction& ins, const DecodeContext& cx) {
   if (hint) reg(cx.program, ins, ins.ops[2], PtxType::b64, "the cache policy");
 }
 
+// cp.async.ca.shared{::cta}.global{.L2::cache_hint}{.L2::64B|128B|256B} [dst], [src], cp-size
+//   {, src-size | , ignore-src}{, cache-policy}   (.ca: 4, 8 or 16 bytes; .cg: 16)
+// cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all.
+// d.vec: cp-size; d.mode 1: ops[3] is the src-size (u32), 2: the ignore-src predicate.
+void dec_cp(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const Program& p = cx.program;
+  if (!q.take("async")) fail(ins, fmt::format("unknown instruction '{}'", ins.text));
+  Decoded& d = ins.d;
+  d.unit = AsyncUnit::copy;
+  const std::string_view bare = q.take_one({"commit_group", "wait_all"}, "group operation");
+  if (!bare.empty()) {
+    q.finish();
+    count(ins, 0);
+    d.step = bare == "wait_all" ? AsyncStep::wait_all : AsyncStep::commit;
+    return;
+  }
+  if (q.take("wait_group")) {
+    q.finish();
+    count(ins, 1);
+    if (ins.ops[0].kind != Operand::Kind::imm)
+      fail(ins.ops[0].loc, fmt::format("'{}': the group count must be an integer constant, not '{}'", ins.text,
+                                       ins.ops[0].text));
+    const std::int64_t n = integer(ins, ins.ops[0], "the group count");
+    if (n < 0 || n > (1 << 20)) fail(ins.ops[0].loc, fmt::format("'{}': the group count {} is not 0..2^20", ins.text, n));
+    d.step = AsyncStep::wait;
+    d.groups = static_cast<int>(n);
+    return;
+  }
+  const std::string_view cache = q.take_one({"ca", "cg"}, "cache operator");
+  if (cache.empty())
+    fail(ins, fmt::format("'{}': expected cp.async.ca, .cg, .commit_group, .wait_group or .wait_all (bulk copies are "
+                          "not supported yet)",
+                          ins.text));
+  if (q.take_one({"shared", "shared::cta"}, "destination space").empty())
+    fail(ins, fmt::format("'{}': the destination is .shared or .shared::cta", ins.text));
+  if (!q.take("global")) fail(ins, fmt::format("'{}': the source is .global", ins.text));
+  const bool hint = q.take("L2::cache_hint");
+  (void)q.take_one({"L2::64B", "L2::128B", "L2::256B"}, "prefetch size");
+  q.finish();
+  d.step = AsyncStep::issue;
+  d.space = Space::shared;
+  count(ins, 3, hint ? 5 : 4);
+  address(p, ins, ins.ops[0], Space::shared);
+  address(p, ins, ins.ops[1], Space::global);
+  const std::int64_t size = integer(ins, ins.ops[2], "the copy size");
+  if (cache == "cg" ? size != 16 : size != 4 && size != 8 && size != 16)
+    fail(ins.ops[2].loc, fmt::format("'{}': a copy of {} bytes; .ca copies 4, 8 or 16, .cg 16", ins.text, size));
+  d.vec = static_cast<int>(size);
+  std::size_t n = ins.ops.size();
+  if (hint) {
+    if (n == 3) fail(ins, fmt::format("'{}': .L2::cache_hint needs a cache-policy operand", ins.text));
+    reg(p, ins, ins.ops[n - 1], PtxType::b64, "the cache policy");
+    --n;
+  }
+  if (n == 4) {
+    Operand& extra = ins.ops[3];
+    const bool is_pred = extra.kind == Operand::Kind::reg &&
+                         p.registers.at(static_cast<std::size_t>(extra.reg)).type == PtxType::pred;
+    d.mode = is_pred ? 2 : 1;
+    if (is_pred) {
+      pred(p, ins, extra, "ignore-src", false);
+    } else {
+      value(p, ins, extra, PtxType::u32, "the source size");
+      if (extra.kind == Operand::Kind::imm && extra.value > static_cast<std::uint64_t>(size))
+        fail(extra.loc, fmt::format("'{}': a source size of {} is more than the copy's {} bytes", ins.text,
+                                    extra.value, size));
+    }
+  }
+}
+
 // The fragment registers of ldmatrix/stmatrix: {r0[, r1[, r2, r3]]} (x1 also a bare register).
 void fragments(const Program& p, const Instruction& ins, Operand& op, int n, std::string_view what) {
   if (op.kind == Operand::Kind::reg && n == 1) {
@@ -195,6 +266,7 @@ void register_memory(std::vector<OpcodeSpec>& t) {
   t.push_back({"ldmatrix", dec_ldmatrix});
   t.push_back({"stmatrix", dec_stmatrix});
   t.push_back({"movmatrix", dec_movmatrix});
+  t.push_back({"cp", dec_cp});
 }
 
 }  // namespace ptxmma::ptx::decode

@@ -147,6 +147,9 @@ void dec_wgmma(Instruction& ins, const DecodeContext& cx) {
     dec_mma_async(ins, cx);
     ins.d.sync = ins.d.aligned = true;
     ins.d.mode = static_cast<int>(WgmmaOp::mma_async);
+    ins.d.collective = Collective::warpgroup;
+    ins.d.unit = AsyncUnit::wgmma;
+    ins.d.step = AsyncStep::issue;
     return;
   }
   sync_aligned(ins, q, true);
@@ -154,10 +157,13 @@ void dec_wgmma(Instruction& ins, const DecodeContext& cx) {
   ins.d.sync = ins.d.aligned = true;
   ins.d.mode = static_cast<int>(op == "fence" ? WgmmaOp::fence : op == "commit_group" ? WgmmaOp::commit_group
                                                                                         : WgmmaOp::wait_group);
+  ins.d.unit = AsyncUnit::wgmma;
+  ins.d.step = op == "fence" ? AsyncStep::fence : op == "commit_group" ? AsyncStep::commit : AsyncStep::wait;
   if (op == "wait_group") {
     count(ins, 1);
     const std::int64_t n = integer(ins, ins.ops[0], "the group count");
     if (n < 0 || n > 7) fail(ins.ops[0].loc, fmt::format("'{}': the group count must be 0..7", ins.text));
+    ins.d.groups = static_cast<int>(n);
   } else {
     count(ins, 0);
   }
@@ -240,6 +246,7 @@ void dec_bar(Instruction& ins, const DecodeContext& cx) {
   ins.d.aligned = ins.opcode == "bar" || q.take("aligned");
   q.finish();
   ins.d.mode = what == "sync" ? 0 : 1;
+  if (what == "sync") ins.d.collective = Collective::cta_barrier;
   count(ins, 1, 2);
   value(p, ins, ins.ops[0], PtxType::b32, "the barrier");
   if (ins.ops[0].kind == Operand::Kind::imm && ins.ops[0].value > 15)

@@ -63,6 +63,16 @@ enum class PrmtMode : std::uint8_t { none, f4e, b4e, rc8, ecl, ecr, rc16 };
 enum class VoteMode : std::uint8_t { all, any, uni, ballot };
 enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async };
 
+// How an instruction takes part in the machine's synchronisation, set by its decoder: the
+// interpreter's scheduler acts on these fields, never on opcode names.
+// A collective the warp waits at until the others arrive: a CTA barrier (bar.sync), or the four
+// warps of a warpgroup (wgmma.mma_async).
+enum class Collective : std::uint8_t { none, cta_barrier, warpgroup };
+// A step of an asynchronous unit: an operation issued now and completed later, in groups that
+// commit closes and wait retires (all but Decoded::groups most recent; wait_all commits first).
+enum class AsyncUnit : std::uint8_t { none, wgmma, copy };
+enum class AsyncStep : std::uint8_t { none, fence, issue, commit, wait, wait_all };
+
 // What the family decoders extract from the qualifiers, in one flat record (Spike-style: each
 // family's semantic function reads the fields it knows).
 // wgmma.mma_async: the catalogue's variant and the immediates (the registers are the operands).
@@ -85,6 +95,10 @@ struct Decoded {
   bool trans = false;
   Space space = Space::none;
   bool aligned = false, sync = false;
+  Collective collective = Collective::none;
+  AsyncUnit unit = AsyncUnit::none;
+  AsyncStep step = AsyncStep::none;
+  int groups = 0;                 // AsyncStep::wait: the most recent groups that may stay pending
   std::shared_ptr<const MmaInstruction> mma;  // mma: the validated variant
   std::shared_ptr<const WgmmaCall> wgmma;     // wgmma.mma_async
 };

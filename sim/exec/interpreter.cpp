@@ -65,6 +65,20 @@ void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType 
   write(op, lane, v);
 }
 
+void Exec::shared_access(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n, bool write) {
+  if (race_reported || !copies || copies->idle()) return;
+  const AsyncCopies::Copy* c = copies->target(addr, n);
+  if (!c) return;
+  race_reported = true;
+  m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x} while the cp.async at line {} ({} lane {}) is "
+                              "still copying into {:#x}..{:#x}: its group has not been waited for (a data race; "
+                              "cp.async.wait_group or wait_all, then a barrier when another thread reads it)",
+                              m.warp_name(cta_index, base / Machine::kLanes), lane, write ? "writes" : "reads", addr,
+                              addr + n - 1, p.code[static_cast<std::size_t>(c->pc)].loc.line,
+                              m.warp_name(cta_index, c->thread / Machine::kLanes), c->thread % Machine::kLanes, c->dst,
+                              c->dst + static_cast<std::uint32_t>(c->size) - 1));
+}
+
 std::uint64_t Exec::address(const ptx::Operand& op, int lane) const {
   std::uint64_t base = 0;
   if (!op.elems.empty()) base = read(op.elems[0], lane);
@@ -168,13 +182,10 @@ ptx::PtxError located(const ptx::Program& p, const Instruction& ins, const std::
 
 }  // namespace
 
-// What a warp does at an instruction besides its semantic function.
-enum class Collective : std::uint8_t { none, barrier, mma_async, fence, commit, wait };
-
 struct Machine::Prepared {
   std::vector<exec::SemanticFn> fns;
   std::vector<ptx::Flow> flows;
-  std::vector<Collective> collective;
+  std::vector<ptx::Collective> collective;  // what a warp waits for there (Decoded::collective)
   std::vector<std::vector<int>> regs_used;  // every register an instruction names (wgmma hazards)
   std::vector<int> ipdom;
   std::vector<std::unique_ptr<MmaExecutor>> mma;
@@ -182,18 +193,6 @@ struct Machine::Prepared {
 };
 
 namespace {
-
-Collective collective_of(const Instruction& ins) {
-  if (ins.opcode == "bar" || ins.opcode == "barrier") return ins.d.mode == 0 ? Collective::barrier : Collective::none;
-  if (ins.opcode != "wgmma") return Collective::none;
-  switch (static_cast<ptx::WgmmaOp>(ins.d.mode)) {
-    case ptx::WgmmaOp::mma_async: return Collective::mma_async;
-    case ptx::WgmmaOp::fence: return Collective::fence;
-    case ptx::WgmmaOp::commit_group: return Collective::commit;
-    case ptx::WgmmaOp::wait_group: return Collective::wait;
-  }
-  return Collective::none;
-}
 
 std::vector<int> registers_named(const Instruction& ins) {
   std::vector<int> out;
@@ -324,7 +323,9 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   for (const Instruction& ins : prog_.code) {
     const ptx::OpcodeSpec& spec = decoders[static_cast<std::size_t>(ins.family)];
     prep->flows.push_back(spec.flow);
-    prep->collective.push_back(collective_of(ins));
+    // bar.sync among one warp's lanes alone has nothing to wait for.
+    prep->collective.push_back(ins.d.collective == ptx::Collective::cta_barrier && warps_ == 1 ? ptx::Collective::none
+                                                                                              : ins.d.collective);
     prep->regs_used.push_back(registers_named(ins));
     exec::SemanticFn fn = nullptr;
     for (const auto& s : table)
@@ -408,7 +409,9 @@ void Machine::start() {
   sum_ = RunSummary{};
   sum_.steps.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(threads()), 0);
   runs_.assign(static_cast<std::size_t>(ctas()), CtaRun{});
-  for (CtaRun& cr : runs_) {
+  for (std::size_t c = 0; c < runs_.size(); ++c) {
+    CtaRun& cr = runs_[c];
+    cr.copies.emplace(threads(), ctas_[c].shared.size());
     cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
     for (int w = 0; w < warps_; ++w) {
       // Lanes that exist: the block may end inside this warp.
@@ -460,7 +463,7 @@ void Machine::complete_collectives() {
     const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
     ++live;
-    if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != Collective::barrier) continue;
+    if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != ptx::Collective::cta_barrier) continue;
     ++barrier_waiting;
     const int lane = std::countr_zero(r.stack.back().mask);
     barrier_ids.insert(
@@ -480,7 +483,7 @@ void Machine::complete_collectives() {
     for (int w = g; w < g + 4; ++w) {
       const WarpRun& r = ws[static_cast<std::size_t>(w)];
       all = all && !r.stack.empty() && r.waiting >= 0 &&
-            prep_->collective[static_cast<std::size_t>(r.waiting)] == Collective::mma_async;
+            prep_->collective[static_cast<std::size_t>(r.waiting)] == ptx::Collective::warpgroup;
     }
     if (!all) continue;
     run_wgmma(g);
@@ -516,6 +519,11 @@ void Machine::finish_cta() {
       break;
     }
   }
+  if (const auto c = runs_[static_cast<std::size_t>(cur_cta_)].copies->drain(cta(cur_cta_).shared))
+    diagnose(prog_.code[static_cast<std::size_t>(c->pc)],
+             fmt::format("{} lane {}: this cp.async is still in flight when the program ends (no "
+                         "cp.async.wait_group or wait_all completed it; its bytes were written then)",
+                         warp_name(cur_cta_, c->thread / kLanes), c->thread % kLanes));
   runs_[static_cast<std::size_t>(cur_cta_)] = CtaRun{};  // its control state is no longer needed
   if (++cur_cta_ == ctas()) {
     cur_cta_ = ctas() - 1;
@@ -539,9 +547,8 @@ bool Machine::ready(int w) {
       stack.pop_back();
       continue;
     }
-    const Collective coll = prep_->collective[static_cast<std::size_t>(top.pc)];
     // A collective of several warps: wait there until the others arrive.
-    if ((coll == Collective::barrier && warps_ > 1) || coll == Collective::mma_async) {
+    if (prep_->collective[static_cast<std::size_t>(top.pc)] != ptx::Collective::none) {
       if (ws.released && ws.waiting == top.pc) return true;
       ws.waiting = top.pc;
       ws.released = false;
@@ -564,7 +571,7 @@ void Machine::execute(int w) {
     const int pc = top.pc;
     const Instruction& ins = prog_.code[static_cast<std::size_t>(pc)];
     const std::uint32_t path = top.mask;
-    const Collective coll = prep.collective[static_cast<std::size_t>(pc)];
+    const bool mma_async = prep.collective[static_cast<std::size_t>(pc)] == ptx::Collective::warpgroup;
     if (ws.waiting == pc) {  // the collective has completed: step past it
       ws.waiting = -1;
       ws.released = false;
@@ -596,7 +603,7 @@ void Machine::execute(int w) {
     }
     // wgmma hazards: a register of an in-flight wgmma.mma_async touched by anything but another
     // wgmma.mma_async accumulating into it or reading the same A.
-    if (!ws.async.idle() && coll != Collective::mma_async)
+    if (!ws.async.idle() && !mma_async)
       for (const int r : prep.regs_used[static_cast<std::size_t>(pc)])
         if (const auto o = ws.async.owner(r); o.op) {
           diagnose(ins,
@@ -635,10 +642,11 @@ void Machine::execute(int w) {
       stack.back().pc = pc + 1;
       return;
     }
-    if (coll != Collective::mma_async) {  // a wgmma.mma_async ran when its warpgroup arrived
+    if (!mma_async) {  // a wgmma.mma_async ran when its warpgroup arrived
       exec::Exec x(*this, path, w, cur_cta_);
       x.live_mask = ws.launch & ~ws.exited;
       x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
+      x.copies = &*runs_[static_cast<std::size_t>(cur_cta_)].copies;
       try {
         if (lanes != 0 || ins.d.sync) prep.fns[static_cast<std::size_t>(pc)](x, ins, lanes);
       } catch (const ptx::PtxError&) {
@@ -646,9 +654,11 @@ void Machine::execute(int w) {
       } catch (const Error& e) {
         throw located(prog_, ins, fmt::format("'{}': {}", ins.text, e.what()));
       }
-      if (coll == Collective::fence) ws.async.fence();
-      if (coll == Collective::commit) ws.async.commit();
-      if (coll == Collective::wait) ws.async.wait(static_cast<int>(ins.ops[0].value));
+      if (ins.d.unit == ptx::AsyncUnit::wgmma) {
+        if (ins.d.step == ptx::AsyncStep::fence) ws.async.fence();
+        if (ins.d.step == ptx::AsyncStep::commit) ws.async.commit();
+        if (ins.d.step == ptx::AsyncStep::wait) ws.async.wait(ins.d.groups);
+      }
     }
     stack.back().pc = pc + 1;
   }

@@ -42,6 +42,7 @@
 
 #include "isa/ptx_program.hpp"
 #include "sim/util/budget.hpp"
+#include "sim/exec/async_copy.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/cta.hpp"
 #include "sim/state/grid.hpp"
@@ -167,9 +168,10 @@ class Machine {
     bool released = false;  // the collective at `waiting` has completed: step past it
     WgmmaAsync async;
   };
-  // A CTA's scheduler state: its warps' control state.
+  // A CTA's scheduler state: its warps' control state, its cp.async in flight.
   struct CtaRun {
     std::vector<WarpRun> warps;
+    std::optional<AsyncCopies> copies;
   };
 
   // Whether warp w has an instruction to execute now (false: finished, or waiting at a collective

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/ptx_program.hpp"
+#include "sim/exec/async_copy.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/exec/mma.hpp"
 
@@ -26,6 +27,12 @@ class Exec {
   std::uint32_t path_mask;               // lanes on this path (before the guard): "active" lanes
   std::uint32_t live_mask = 0xffffffffU; // lanes launched and not exited
   const MmaExecutor* mma = nullptr;      // the prepared executor of an mma instruction
+  AsyncCopies* copies = nullptr;         // the CTA's cp.async in flight
+  bool race_reported = false;            // a shared-memory race of this instruction was reported
+
+  // A shared-memory access of [addr, addr + n) in a lane: reported (once an instruction) when a
+  // cp.async in flight writes any of those bytes.
+  void shared_access(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n, bool write);
 
   // The bits of a source operand in a lane: a register (its full width), an immediate (already
   // in the instruction's type), a special register, or a symbol's address.

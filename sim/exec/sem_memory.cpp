@@ -6,6 +6,10 @@
 // i-th register the elements (l/4, 2(l%4)) [low half] and (l/4, 2(l%4)+1) [high half] of matrix i,
 // or with .trans the elements (2(l%4), l/4) and (2(l%4)+1, l/4). stmatrix is the inverse;
 // movmatrix.trans transposes the 8x8 matrix that the warp's registers hold in that layout.
+//
+// cp.async (sim/exec/async_copy.hpp): the issuing lane reads its source now and the copy writes
+// shared memory when a wait completes its group; shared-memory accesses meanwhile are checked
+// against the copies in flight (Exec::shared_access).
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
@@ -50,6 +54,7 @@ void ld(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::uint64_t addr = x.address(ins.ops[1], lane);
     check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
     auto [mem, a] = resolve(x, ins.d.space, addr);
+    if (mem == &x.cta.shared) x.shared_access(ins, lane, a, static_cast<std::uint64_t>(es * n), false);
     std::uint64_t v[8] = {};
     try {
       for (int i = 0; i < n; ++i) v[i] = mem->load(a + static_cast<std::uint64_t>(i * es), es);
@@ -71,6 +76,7 @@ void st(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::uint64_t addr = x.address(ins.ops[0], lane);
     check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
     auto [mem, a] = resolve(x, ins.d.space, addr);
+    if (mem == &x.cta.shared) x.shared_access(ins, lane, a, static_cast<std::uint64_t>(es * n), true);
     try {
       for (int i = 0; i < n; ++i) {
         const Operand& src = n == 1 ? ins.ops[1] : ins.ops[1].elems[static_cast<std::size_t>(i)];
@@ -101,6 +107,7 @@ void ldmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const int src = 8 * i + r;
       const std::uint64_t addr = x.address(ins.ops[1], src);
       if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
+      x.shared_access(ins, src, addr, 16, false);
       try {
         for (int c = 0; c < 8; ++c)
           mat[i][r][c] = static_cast<std::uint16_t>(x.cta.shared.load(addr + static_cast<std::uint64_t>(2 * c), 2));
@@ -138,6 +145,7 @@ void stmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const int src = 8 * i + r;
       const std::uint64_t addr = x.address(ins.ops[0], src);
       if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
+      x.shared_access(ins, src, addr, 16, true);
       try {
         for (int c = 0; c < 8; ++c) x.cta.shared.store(addr + static_cast<std::uint64_t>(2 * c), 2, mat[i][r][c]);
       } catch (const Error& e) {
@@ -162,7 +170,49 @@ void movmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 
 }  // namespace
 
+void cp_async(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  AsyncCopies& copies = *x.copies;
+  switch (ins.d.step) {
+    case ptx::AsyncStep::commit: for_lanes(lanes, [&](int lane) { copies.commit(x.base + lane); }); return;
+    case ptx::AsyncStep::wait:
+      for_lanes(lanes, [&](int lane) { copies.wait(x.base + lane, ins.d.groups, x.cta.shared); });
+      return;
+    case ptx::AsyncStep::wait_all:
+      for_lanes(lanes, [&](int lane) {
+        copies.commit(x.base + lane);
+        copies.wait(x.base + lane, 0, x.cta.shared);
+      });
+      return;
+    default: break;
+  }
+  const int size = ins.d.vec;
+  const int pc = static_cast<int>(&ins - x.p.code.data());
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t dst = x.address(ins.ops[0], lane), src = x.address(ins.ops[1], lane);
+    check_aligned(lane, dst, static_cast<std::uint64_t>(size));
+    check_aligned(lane, src, static_cast<std::uint64_t>(size));
+    std::uint64_t src_size = static_cast<std::uint64_t>(size);
+    if (ins.d.mode == 1) src_size = x.read(ins.ops[3], lane);
+    if (ins.d.mode == 2) src_size = x.read(ins.ops[3], lane) != 0 ? 0 : src_size;  // ignore-src
+    if (src_size > static_cast<std::uint64_t>(size))
+      throw Error(fmt::format("lane {}: a source size of {} is more than the copy's {} bytes", lane, src_size, size));
+    AsyncCopies::Copy c;
+    c.pc = pc;
+    c.thread = x.base + lane;
+    c.size = size;
+    c.dst = static_cast<std::uint32_t>(dst);
+    try {
+      x.cta.shared.check_range(dst, static_cast<std::uint64_t>(size));
+      x.m.global().read(src, c.bytes.data(), static_cast<std::size_t>(src_size));
+    } catch (const Error& e) {
+      throw Error(fmt::format("lane {}: {}", lane, e.what()));
+    }
+    copies.issue(c);
+  });
+}
+
 void register_memory(std::vector<SemanticSpec>& t) {
+  t.push_back({"cp", cp_async});
   t.push_back({"ld", ld});
   t.push_back({"st", st});
   t.push_back({"ldmatrix", ldmatrix});

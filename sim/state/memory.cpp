@@ -50,6 +50,11 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
   }
 }
 
+void Memory::check_range(std::uint64_t addr, std::uint64_t n) const {
+  if (dense_ && (addr + n < addr || addr > data_.size() || n > data_.size() - addr))
+    outside(space_, addr, static_cast<std::size_t>(n), data_.size());
+}
+
 bool Memory::defined(std::uint64_t addr, std::size_t n) const {
   if (addr + n < addr) return false;
   if (dense_) return addr <= data_.size() && n <= data_.size() - addr;

@@ -23,6 +23,8 @@ class Memory {
   void store(std::uint64_t addr, int bytes, std::uint64_t value);
   // Whether every byte of [addr, addr + n) may be read.
   [[nodiscard]] bool defined(std::uint64_t addr, std::size_t n) const;
+  // Dense: the error of an access to [addr, addr + n) that does not fit (nothing when it does).
+  void check_range(std::uint64_t addr, std::uint64_t n) const;
 
   [[nodiscard]] const std::string& space() const { return space_; }
   [[nodiscard]] bool is_dense() const { return dense_; }
