@@ -214,11 +214,14 @@ def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False, scale_a=None,
 
 def wgmma(instr, A=None, B=None, C=None, arch="sm_90a", *, smem=None, desc_a=None, desc_b=None, a_regs=None,
           smem_base=0, scale_d=True, scale_a=1, scale_b=1, trans_a=0, trans_b=0, sp_meta=None, sp_sel=0, dtype=None,
-          raw=False):
+          raw=False, swizzle="none", a_source="descriptor"):
     """D (64 x N) of one wgmma.mma_async.
 
-    Matrices: A (64 x K) and B (K x N) are placed in shared memory K-major and read through
-    descriptors made for them. Shared memory: ``smem`` (uint8 image at ``smem_base``) with
+    Matrices: A (64 x K) and B (K x N) are placed in shared memory in the layout a compiler uses
+    for ``swizzle`` ("none", "32B", "64B", "128B"; K-major, MN-major where trans_a/trans_b is 1)
+    and read through descriptors made for them, as ``ptxmma test`` places them
+    (docs/test-vectors.md); ``a_source="registers"`` puts A in the threads' registers instead
+    (the RS form). Shared memory: ``smem`` (uint8 image at ``smem_base``) with
     ``desc_b`` and either ``desc_a`` or ``a_regs`` (128 threads x 4 uint32, the register form),
     and the immediates scale_a/scale_b (+-1), trans_a/trans_b (0/1). C (default zeros) is 64 x N;
     scale_d=False ignores it. Sparse (wgmma.mma_async.sp): with matrices A is its logical 64 x K
@@ -242,16 +245,22 @@ def wgmma(instr, A=None, B=None, C=None, arch="sm_90a", *, smem=None, desc_a=Non
         if desc_a is not None or desc_b is not None or a_regs is not None:
             raise _arg_error("desc_a" if desc_a is not None else "desc_b" if desc_b is not None else "a_regs",
                              "descriptors and registers go with smem=")
-        if trans_a or trans_b:
-            raise _arg_error("trans_a" if trans_a else "trans_b", "transposes apply to a shared-memory image (smem=)")
+        if swizzle not in ("none", "32B", "64B", "128B"):
+            raise _arg_error("swizzle", f'"none", "32B", "64B" or "128B", not {swizzle!r}')
+        if a_source not in ("descriptor", "registers"):
+            raise _arg_error("a_source", f'"descriptor" or "registers", not {a_source!r}')
         if sp_meta is not None:
             raise _arg_error("sp_meta", "with matrices the metadata is made from A; sp_meta goes with smem=")
         a = _codes(A, ta, "A", (64, k), _per_operand(dtype, "A"))
         b = _codes(B, tb, "B", (k, n), _per_operand(dtype, "B"))
-        d = _c.wgmma_matrices(instr, arch, a, b, c, bool(scale_d), scale_a, scale_b)
+        d = _c.wgmma_matrices(instr, arch, a, b, c, bool(scale_d), scale_a, scale_b, trans_a, trans_b, swizzle,
+                              a_source == "registers")
         return _typed(d, td, raw)
     if A is not None or B is not None:
         raise _arg_error("A" if A is not None else "B", "with smem=, A comes from desc_a or a_regs and B from desc_b")
+    if swizzle != "none" or a_source != "descriptor":
+        raise _arg_error("swizzle" if swizzle != "none" else "a_source",
+                         "goes with matrices; with smem= the descriptors (or a_regs) say where A and B are")
     image = np.asarray(smem)
     if image.dtype != np.uint8 or image.ndim != 1:
         raise _arg_error("smem", f"a 1-D uint8 array, not {image.dtype} of shape {image.shape}")

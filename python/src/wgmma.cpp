@@ -1,7 +1,8 @@
-// Warpgroup-level wgmma: from whole matrices (A 64 x K and B K x N laid out in shared memory
-// K-major without swizzle, descriptors made to match; a sparse A compressed with its metadata), or
-// from a shared-memory image with the caller's descriptors (A optionally from registers). C and D
-// are 64 x N matrices of codes.
+// Warpgroup-level wgmma: from whole matrices (A 64 x K and B K x N placed in shared memory in the
+// default layout of a swizzle, K-major or MN-major under imm-trans, or A in registers; a sparse A
+// compressed with its metadata: tools/vectors/wgmma_operands, as test vectors do), or from a
+// shared-memory image with the caller's descriptors (A optionally from registers). C and D are
+// 64 x N matrices of codes.
 #include <fmt/format.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -18,6 +19,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/numeric/packing.hpp"
+#include "tools/vectors/wgmma_operands.hpp"
 
 namespace ptxmma::py {
 namespace {
@@ -69,34 +71,18 @@ Array<std::uint64_t> execute(const PreparedWgmma& p, const WgmmaInputs& in) {
   return d_matrix(*p.v, d);
 }
 
-// Writes a (rows x K) operand of codes into shared memory at the bytes its addressing gives.
-void store_operand(SharedMemory& smem, const OperandAddressing& at, std::span<const std::uint64_t> m, bool k_by_row,
-                   const char* what, Type t) {
-  const int rows = at.rows(), k = at.k(), bits = at.element_bits();
-  const std::uint64_t limit = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
-  for (int x = 0; x < rows; ++x)
-    for (int kk = 0; kk < k; ++kk) {
-      // A is given as 64 x K (row x = m), B as K x N (column x = n).
-      const std::uint64_t code = m.data()[k_by_row ? static_cast<std::size_t>(x * k + kk) : static_cast<std::size_t>(kk * rows + x)];
-      if (code & ~limit)
-        throw Error(fmt::format("{}[{}][{}] = {:#x} is not a {} code", what, k_by_row ? x : kk, k_by_row ? kk : x, code,
-                                name(t)));
-      const SmemSlot s = at.slot(x, kk);
-      if (bits == 1) {
-        const std::uint64_t byte = smem.load(s.address, 1);
-        smem.store(s.address, 1, (byte & ~(1ULL << s.bit)) | (code << s.bit));
-      } else {
-        smem.store(s.address, bits / 8, code);
-      }
-    }
-}
-
 Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
                                     const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c, bool scale_d,
-                                    int scale_a, int scale_b) {
+                                    int scale_a, int scale_b, int trans_a, int trans_b, const std::string& swizzle,
+                                    bool a_in_registers) {
   WgmmaOperands o;
+  o.a_source = a_in_registers ? ASource::registers : ASource::descriptor;
   o.imm_scale_a = scale_a;
   o.imm_scale_b = scale_b;
+  o.imm_trans_a = trans_a;
+  o.imm_trans_b = trans_b;
+  const std::optional<Swizzle> sw = parse_swizzle(swizzle);
+  if (!sw) throw Error(fmt::format("swizzle: '{}' is not none, 32B, 64B or 128B", swizzle));
   const PreparedWgmma& p = prepare(instr, arch, o);
   const WgmmaVariant& v = *p.v;
   const int n = v.shape.n, k = v.shape.k;
@@ -105,35 +91,32 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   if (b.size() != static_cast<std::size_t>(k * n))
     throw Error(fmt::format("B: expected a {}x{} matrix of {}, got {} elements", k, n, name(v.b), b.size()));
   WgmmaInputs in;
-  // A sparse A is its logical 64 x K matrix: each warp's 16 rows compressed as the warp-level
-  // metadata class reads them (sparsity selector 0), into that warp's threads' sp-meta words.
-  std::span<const std::uint64_t> a_codes(a.data(), a.size());
-  std::vector<std::uint64_t> stored;
-  std::vector<std::uint32_t> meta;
+  std::vector<std::uint64_t> a_codes(a.data(), a.data() + a.size());
+  std::vector<std::uint32_t> meta, a_words;
   if (v.sparse) {
-    meta.assign(Warpgroup::kThreads, 0);
-    for (int w = 0; w < 4; ++w) {
-      const auto part = v.metadata->compress(
-          v.pattern, std::span(a.data() + static_cast<std::size_t>(16 * w * k), static_cast<std::size_t>(16 * k)), k, 0,
-          16 * w);
-      stored.insert(stored.end(), part.stored.begin(), part.stored.end());
-      std::copy(part.meta.begin(), part.meta.end(), meta.begin() + 32 * w);
-    }
+    SparseWgmmaA sa = compress_wgmma_a(v, a_codes);
+    a_codes = std::move(sa.stored);
+    meta = std::move(sa.meta);
     in.meta = meta;
-    a_codes = stored;
   }
-  // K-major without swizzle: 8-row x 16-byte core matrices; LBO steps along K, SBO down 8 rows.
-  const auto row_bytes = [&](Type t, int cols) {
-    return static_cast<std::uint32_t>(cols * element_bits(t) / 8);
-  };
-  const std::uint32_t sbo_a = row_bytes(v.a, v.a_cols()) / 16 * 128, sbo_b = row_bytes(v.b, k) / 16 * 128;
-  const std::uint32_t b_start = 64 * row_bytes(v.a, v.a_cols());
-  SharedMemory smem(static_cast<std::size_t>(b_start) + static_cast<std::size_t>(n) * row_bytes(v.b, k));
+  const WgmmaPlacement pl = default_placement(p.exec, *sw);
+  SharedImage image;
+  if (a_in_registers) {
+    const RegisterCodec ca = v.a_codec();
+    for (std::size_t i = 0; i < a_codes.size(); ++i)
+      if (a_codes[i] >> ca.bits())
+        throw Error(fmt::format("A element {} = {:#x} is not a {} code", i, a_codes[i], name(v.a)));
+    a_words = ca.scatter(a_codes);
+    in.a = a_words;
+  } else {
+    image.place(p.exec.a_addressing(pl.desc_a), a_codes, "A");
+  }
+  image.place(p.exec.b_addressing(pl.desc_b), transpose({b.data(), b.size()}, k, n), "B");
+  SharedMemory smem;
+  image.write_to(smem);
   in.shared = &smem;
-  in.desc_a = MatrixDescriptor::encode(0, 128, sbo_a, 0, Swizzle::none);
-  in.desc_b = MatrixDescriptor::encode(b_start, 128, sbo_b, 0, Swizzle::none);
-  store_operand(smem, p.exec.a_addressing(in.desc_a), a_codes, true, "A", v.a);
-  store_operand(smem, p.exec.b_addressing(in.desc_b), {b.data(), b.size()}, false, "B", v.b);
+  in.desc_a = pl.desc_a;
+  in.desc_b = pl.desc_b;
   const std::vector<std::uint32_t> cw = accumulator_words(v, c);
   in.scale_d = scale_d;
   in.c = cw;
@@ -241,7 +224,8 @@ void bind_wgmma(nb::module_& m) {
   m.def("wgmma_info", &wgmma_info, nb::arg("instr"), nb::arg("arch"));
   m.def("wgmma_layout", &wgmma_layout, nb::arg("instr"), nb::arg("arch"));
   m.def("wgmma_matrices", &wgmma_matrices, nb::arg("instr"), nb::arg("arch"), nb::arg("a"), nb::arg("b"),
-        nb::arg("c").none(), nb::arg("scale_d"), nb::arg("scale_a"), nb::arg("scale_b"));
+        nb::arg("c").none(), nb::arg("scale_d"), nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("trans_a"),
+        nb::arg("trans_b"), nb::arg("swizzle"), nb::arg("a_in_registers"));
   m.def("wgmma_shared", &wgmma_shared, nb::arg("instr"), nb::arg("arch"), nb::arg("image"), nb::arg("base"),
         nb::arg("desc_a"), nb::arg("a_regs").none(), nb::arg("desc_b"), nb::arg("c").none(), nb::arg("scale_d"),
         nb::arg("scale_a"), nb::arg("scale_b"), nb::arg("trans_a"), nb::arg("trans_b"),

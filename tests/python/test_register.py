@@ -180,6 +180,33 @@ def test_sparse_wgmma_takes_the_logical_a():
         ptxmma.wgmma(instr, smem=np.zeros(4096, np.uint8), desc_a=0, desc_b=0)
 
 
+def test_wgmma_matrices_in_every_layout():
+    # Small integers: D = A @ B + C exactly, whatever layout (swizzle, MN-major under trans) or A
+    # source places the same matrices; a sparse A likewise.
+    rng = np.random.default_rng(6)
+    instr = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16"
+    a = rng.integers(-4, 5, (64, 16)).astype(np.float64)
+    b = rng.integers(-4, 5, (16, 8)).astype(np.float64)
+    c = rng.integers(-4, 5, (64, 8)).astype(np.float32)
+    want = (a @ b + c).astype(np.float32)
+    for swizzle in ("none", "32B", "64B", "128B"):
+        for kw in ({}, {"trans_a": 1, "trans_b": 1}, {"a_source": "registers"}, {"a_source": "registers", "trans_b": 1}):
+            d = ptxmma.wgmma(instr, a.astype(np.float16), b.astype(np.float16), C=c, swizzle=swizzle, **kw)
+            assert np.array_equal(d, want), (swizzle, kw)
+    sp = "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16"
+    a2 = np.zeros((64, 32))
+    a2[:, 1::4] = rng.integers(-4, 5, (64, 8))
+    b2 = rng.integers(-4, 5, (32, 8)).astype(np.float64)
+    for swizzle in ("none", "32B", "128B"):
+        for src in ("descriptor", "registers"):
+            d = ptxmma.wgmma(sp, a2.astype(np.float16), b2.astype(np.float16), swizzle=swizzle, a_source=src)
+            assert np.array_equal(d, (a2 @ b2).astype(np.float32)), (swizzle, src)
+    with pytest.raises(ValueError, match="swizzle"):
+        ptxmma.wgmma(instr, a.astype(np.float16), b.astype(np.float16), swizzle="16B")
+    with pytest.raises(ValueError, match="goes with matrices"):
+        ptxmma.wgmma(instr, smem=np.zeros(4096, np.uint8), desc_a=0, desc_b=0, swizzle="32B")
+
+
 def test_block_scaled_mma_takes_scale_matrices():
     # mxf8f6f4 m16n8k32, A = B = 1 (e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
     # of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.
