@@ -120,7 +120,12 @@ void value(const Program& p, const Instruction& ins, Operand& op, PtxType t, std
 
 void pred(const Program& p, const Instruction& ins, Operand& op, std::string_view what, bool negation_ok) {
   op.type = PtxType::pred;
-  if (op.kind == Operand::Kind::imm && (op.value == 0 || op.value == 1) && !op.imm_float) return;
+  // An integer immediate is a predicate constant: 0 false, anything else true (`mov.pred %p, -1`,
+  // as compilers write it).
+  if (op.kind == Operand::Kind::imm && !op.imm_float) {
+    op.value = op.value != 0 ? 1 : 0;
+    return;
+  }
   if (op.kind != Operand::Kind::reg)
     fail(op.loc, fmt::format("{} of '{}' must be a predicate register, not {} ('{}')", what, ins.text,
                              kind_name(op.kind), op.text));

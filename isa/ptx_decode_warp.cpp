@@ -218,6 +218,42 @@ void dec_vote(Instruction& ins, const DecodeContext& cx) {
   value(p, ins, ins.ops[2], PtxType::b32, "the member mask");
 }
 
+// elect.sync d|p, membermask: d (or _) the leader's lane, p (or _) true in the leader.
+void dec_elect(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  if (!q.take("sync")) fail(ins, fmt::format("'{}' needs .sync", ins.text));
+  q.finish();
+  ins.d.sync = true;
+  count(ins, 2);
+  const Program& p = cx.program;
+  Operand& dst = ins.ops[0];
+  if (dst.kind != Operand::Kind::vec || dst.text != "|")
+    fail(dst.loc, fmt::format("'{}' needs the destinations d|p (either may be _), not '{}'", ins.text, dst.text));
+  if (dst.elems[0].kind != Operand::Kind::sink) reg(p, ins, dst.elems[0], PtxType::b32, "the destination");
+  if (dst.elems[1].kind != Operand::Kind::sink) pred(p, ins, dst.elems[1], "the predicate destination", false);
+  if (dst.elems[1].kind == Operand::Kind::imm)
+    fail(dst.elems[1].loc, fmt::format("the predicate destination of '{}' must be a register or _", ins.text));
+  value(p, ins, ins.ops[1], PtxType::b32, "the member mask");
+}
+
+// griddepcontrol.launch_dependents / .wait (programmatic dependent launch) and nanosleep.u32 t:
+// scheduling hints with no effect on results (one grid, no timing).
+void dec_no_effect(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  if (ins.opcode == "griddepcontrol") {
+    if (q.take_one({"launch_dependents", "wait"}, "griddepcontrol operation").empty())
+      fail(ins, fmt::format("'{}' needs .launch_dependents or .wait", ins.text));
+    q.finish();
+    count(ins, 0);
+    return;
+  }
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::u32) fail(ins, fmt::format("'{}' needs the type .u32", ins.text));
+  q.finish();
+  count(ins, 1);
+  value(cx.program, ins, ins.ops[0], PtxType::u32, "the time");
+}
+
 void dec_activemask(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   const auto ts = q.types();
@@ -303,6 +339,9 @@ void register_warp(std::vector<OpcodeSpec>& t) {
   t.push_back({"shfl", dec_shfl});
   t.push_back({"vote", dec_vote});
   t.push_back({"activemask", dec_activemask});
+  t.push_back({"elect", dec_elect});
+  t.push_back({"griddepcontrol", dec_no_effect});
+  t.push_back({"nanosleep", dec_no_effect});
   t.push_back({"bar", dec_bar});
   t.push_back({"barrier", dec_bar});
   t.push_back({"fence", dec_fence});

@@ -256,7 +256,7 @@ class Parser {
       body_code(t.loc);
       next();
       if (static_cast<int>(scopes_.size()) >= kMaxDepth) fail(t.loc, "blocks nested too deeply");
-      scopes_.emplace_back();
+      push_scope();
       block_opens_.push_back(t.loc);
       return;
     }
@@ -270,7 +270,7 @@ class Parser {
         fail(t.loc, "unmatched '}'");
       }
       block_opens_.pop_back();
-      scopes_.pop_back();
+      pop_scope();
       return;
     }
     if (t.kind == Tok::dotted) {
@@ -678,22 +678,39 @@ class Parser {
     prog_.params = std::move(params);
     for (int k = 0; k < 3; ++k) prog_.reqntid[k] = ntid[k];
     in_kernel_ = true;
-    scopes_.emplace_back();
+    push_scope();
   }
 
   void end_kernel() {
     in_kernel_ = false;
     kernel_done_ = true;
-    scopes_.pop_back();
+    pop_scope();
     resolve_labels();
+  }
+
+  // Labels are scoped to their { } block, as registers are: inline-asm blocks may each define
+  // the same label. A branch goes to the label of its own block or of the nearest enclosing one.
+  void push_scope() {
+    scopes_.emplace_back();
+    block_parent_.push_back(blocks_.back());
+    blocks_.push_back(static_cast<int>(block_parent_.size()) - 1);
+  }
+  void pop_scope() {
+    scopes_.pop_back();
+    blocks_.pop_back();
   }
 
   void label() {
     const Token& n = next();
     next();  // ':'
-    if (prog_.labels.count(n.text)) fail(n.loc, fmt::format("label '{}' is already defined", n.text));
+    const int pc = static_cast<int>(prog_.code.size());
+    if (!block_labels_.emplace(std::pair(blocks_.back(), n.text), pc).second)
+      fail(n.loc, fmt::format("label '{}' is already defined in this block", n.text));
     if (lookup(n.text)) fail(n.loc, fmt::format("'{}' is a register, not a label", n.text));
-    prog_.labels[n.text] = static_cast<int>(prog_.code.size());
+    // Program::labels names each once: a label of an inner block that repeats a name gets "name#2".
+    std::string unique = n.text;
+    for (int k = 2; prog_.labels.count(unique); ++k) unique = fmt::format("{}#{}", n.text, k);
+    prog_.labels[unique] = pc;
   }
 
   // ---- instructions ----
@@ -896,6 +913,7 @@ class Parser {
         return o;
       }
     o.kind = Operand::Kind::label;  // resolved at the end of the kernel
+    o.block = blocks_.back();
     return o;
   }
 
@@ -903,8 +921,10 @@ class Parser {
     for (Instruction& ins : prog_.code) {
       for (Operand& op : ins.ops) {
         if (op.kind != Operand::Kind::label || op.target >= 0) continue;
-        const auto it = prog_.labels.find(op.text);
-        if (it == prog_.labels.end()) {
+        auto it = block_labels_.end();
+        for (int b = op.block; b >= 0 && it == block_labels_.end(); b = block_parent_[static_cast<std::size_t>(b)])
+          it = block_labels_.find(std::pair(b, op.text));
+        if (it == block_labels_.end()) {
           error(op.loc, fmt::format("undeclared identifier '{}' (not a register, variable or label)", op.text));
           continue;
         }
@@ -936,6 +956,9 @@ class Parser {
   std::vector<Diagnostic> diags_;
   std::vector<std::map<std::string, Symbol>> scopes_{1};  // [0]: the bare snippet's / module scope
   std::vector<SourceLoc> block_opens_;
+  std::vector<int> blocks_{0};        // the open { } blocks, innermost last (0: the module / snippet)
+  std::vector<int> block_parent_{-1};  // by block number
+  std::map<std::pair<int, std::string>, int> block_labels_;  // (block, label) -> instruction index
   std::map<std::string, int> name_uses_;
   std::string chosen_;
   bool in_kernel_ = false;

@@ -44,7 +44,8 @@ struct Operand {
   std::uint64_t value = 0;   // imm bits; symbol: its address; addr: the offset (two's complement)
   bool imm_float = false;    // written as a floating-point literal (1.5, 0f3F800000, 0d...)
   Special special = Special::laneid;
-  int target = -1;           // label
+  int target = -1;           // label: the instruction index
+  int block = 0;             // label: the parser's number of the { } block that names it
   std::vector<Operand> elems;
   PtxType type = PtxType::none;  // what the decoder checked it as (.pred for predicates)
   [[nodiscard]] std::int64_t offset() const { return static_cast<std::int64_t>(value); }

@@ -2,8 +2,10 @@
 // commit_group and wait_group (the checks of one warp; the Machine tracks the groups and runs
 // wgmma.mma_async on the warpgroup), shfl.sync, vote.sync, activemask, bar/barrier (the checks of
 // one warp; the Machine makes the warps wait), fence/membar (no-ops: warps run one at a time
-// between barriers), trap.
+// between barriers), elect.sync, griddepcontrol and nanosleep (no effect), trap.
 #include <fmt/format.h>
+
+#include <bit>
 
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
@@ -173,6 +175,17 @@ void trap(Exec&, const Instruction&, std::uint32_t lanes) {
 
 }  // namespace
 
+// elect.sync: the leader is the lowest lane of the member mask (which must be the executing
+// lanes, as for vote); every lane gets its number in d, and p is true in the leader alone.
+void elect(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (lanes == 0) return;
+  const int leader = std::countr_zero(members(x, ins, ins.ops[1], lanes));
+  for_lanes(lanes, [&](int lane) {
+    x.write(ins.ops[0].elems[0], lane, static_cast<std::uint64_t>(leader));
+    x.write(ins.ops[0].elems[1], lane, lane == leader ? 1 : 0);
+  });
+}
+
 void register_warp(std::vector<SemanticSpec>& t) {
   t.push_back({"mma", mma});
   t.push_back({"wgmma", wgmma});
@@ -184,6 +197,9 @@ void register_warp(std::vector<SemanticSpec>& t) {
   t.push_back({"fence", nop});
   t.push_back({"membar", nop});
   t.push_back({"trap", trap});
+  t.push_back({"elect", elect});
+  t.push_back({"griddepcontrol", nop});
+  t.push_back({"nanosleep", nop});
 }
 
 }  // namespace ptxmma::exec

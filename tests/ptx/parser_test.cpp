@@ -263,7 +263,7 @@ const BadCase kBad[] = {
     {".reg .b32 %r1;\nld.shared.v2.u32 %r1, [%r1];",
      "test.ptx:2:18: error: the destination of 'ld.shared.v2.u32' must be a vector of 2 registers {...}"},
     {".reg .b32 %r1;\nL: ret;\nL: ret;",
-     "test.ptx:3:1: error: label 'L' is already defined"},
+     "test.ptx:3:1: error: label 'L' is already defined in this block"},
     {".reg .b32 %r1;\nshfl.sync.bfly.b32 %r1, %r1, 1, 31;",
      "test.ptx:2:1: error: 'shfl.sync.bfly.b32' takes 5 operands, found 4"},
     {".reg .b32 %r1;\nadd.s32 %r1, %r1, 1 # 2;",
