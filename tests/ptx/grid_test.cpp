@@ -3,7 +3,10 @@
 // whole grid.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "sim/util/budget.hpp"
+#include "tests/cli.hpp"
 #include "tests/ptx/ptx_test_util.hpp"
 
 namespace ptxmma::test {
@@ -120,6 +123,34 @@ TEST(Grid, BadGridsAreErrors) {
   EXPECT_EQ(error_of(kGrid, o),
             "test.ptx:6:13: error: 71303168 register words (17 registers x 1024 threads x 4096 CTAs), more than the "
             "budget of 16777216 (raise it with --max-register-words)");
+}
+
+// ptxmma run and debug on a grid STATE.yaml declares: every CTA, or those of --ctas, labelled.
+TEST(Grid, RunAndDebugShowEveryCta) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "grid.ptx") << ".reg .b32 %r<2>;\nmov.u32 %r0, %ctaid.x;\nmov.u32 %r1, %ctaid.y;\n";
+  std::ofstream(dir + "grid.yaml") << "ntid: [1]\nnctaid: [2, 2]\n";
+  const CliResult all = run_cli("run " + dir + "grid.ptx --init " + dir + "grid.yaml --lanes 0 --regs %r0,%r1");
+  EXPECT_EQ(all.status, 0) << all.err;
+  EXPECT_NE(all.out.find("4 CTAs of a 2x2x1 grid, 8 instructions issued"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("CTA (1, 1, 0) warp 0 lane 0\n  %r0   .b32  0x00000001  1\n  %r1   .b32  0x00000001  1\n"),
+            std::string::npos)
+      << all.out;
+  const CliResult some =
+      run_cli("run " + dir + "grid.ptx --init " + dir + "grid.yaml --lanes 0 --regs %r0 --ctas 2-3 --json");
+  EXPECT_EQ(some.status, 0) << some.err;
+  EXPECT_NE(some.out.find("\"ctas\": [\n  [\n   0,\n   1,\n   0\n  ],\n  [\n   1,\n   1,\n   0\n  ]\n ]"),
+            std::string::npos)
+      << some.out;
+  const CliResult bad = run_cli("run " + dir + "grid.ptx --init " + dir + "grid.yaml --ctas 4");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("CTA 4 is not in the grid of 2x2x1 = 4 CTAs (ranks 0-3)"), std::string::npos) << bad.err;
+  std::ofstream(dir + "grid.cmd") << "step 3\nprint %r0 0\ncontinue\n";
+  const CliResult dbg =
+      run_cli("debug " + dir + "grid.ptx --init " + dir + "grid.yaml --commands " + dir + "grid.cmd");
+  EXPECT_EQ(dbg.status, 0) << dbg.err;
+  EXPECT_NE(dbg.out.find("4 CTAs of 1 warp"), std::string::npos) << dbg.out;
+  EXPECT_NE(dbg.out.find("CTA (1, 0, 0) warp 0 lane  0 %r0 = 0x00000001"), std::string::npos) << dbg.out;
 }
 
 }  // namespace

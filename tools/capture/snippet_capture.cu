@@ -1,10 +1,13 @@
 // snippet_capture: runs an nvcc-emitted PTX kernel of the form `kernel(const void* in, void* out)`
-// on a real GPU, one block, and writes a YAML test-vector file for `ptxmma test`
+// on a real GPU, one block or a grid of them, and writes a YAML test-vector file for `ptxmma test`
 // (docs/test-vectors.md): the PTX file, the input words in global memory, and the output words the
 // GPU stored, as the expected global memory.
 //
 //   snippet_capture --ptx FILE.ptx --entry NAME --threads T --in SPEC --out-words N
-//                   [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
+//                   [--grid X[,Y[,Z]]] [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
+//
+// --grid: the CTAs of the launch (default 1); the vector's state declares the same grid (`nctaid`),
+// and ptxmma runs every CTA of it.
 //
 // SPEC: comma-separated segments KIND:COUNT, filled from a seeded generator (splitmix64):
 //   u32:N   N random words
@@ -138,6 +141,7 @@ void write_words(std::ostream& o, const char* indent, std::uint64_t address, con
 struct Options {
   std::string ptx, entry, in_spec, yaml;
   int threads = 32, out_words = 0, cases = 2, device = 0;
+  unsigned grid[3] = {1, 1, 1};
   std::uint64_t seed = 1;
 };
 
@@ -158,6 +162,14 @@ Options parse(int argc, char** argv) {
     else if (a == "--seed") o.seed = std::stoull(value());
     else if (a == "--yaml") o.yaml = value();
     else if (a == "--device") o.device = std::stoi(value());
+    else if (a == "--grid") {
+      std::stringstream ss(value());
+      std::string part;
+      for (int k = 0; k < 3 && std::getline(ss, part, ','); ++k) {
+        o.grid[k] = static_cast<unsigned>(std::stoul(part));
+        if (o.grid[k] < 1 || o.grid[k] > 65535) throw Fatal("--grid values must be 1..65535");
+      }
+    }
     else throw Fatal("unknown option " + a);
   }
   if (o.ptx.empty() || o.entry.empty() || o.in_spec.empty() || o.out_words <= 0)
@@ -198,7 +210,11 @@ int main(int argc, char** argv) try {
   std::ostringstream y;
   y << "# Captured on " << name << " by tools/capture/snippet_capture (docs/hardware/snippets-sm90.md):\n"
     << "#   snippet_capture --ptx " << ptx_basename(opt.ptx) << " --entry " << opt.entry << " --threads "
-    << opt.threads << " --in " << opt.in_spec << " --out-words " << opt.out_words << " --cases " << opt.cases
+    << opt.threads << " --in " << opt.in_spec << " --out-words " << opt.out_words
+    << (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1
+            ? " --grid " + std::to_string(opt.grid[0]) + "," + std::to_string(opt.grid[1]) + "," + std::to_string(opt.grid[2])
+            : std::string())
+    << " --cases " << opt.cases
     << " --seed " << opt.seed << "\n"
     << "# Expected values are the words the GPU stored; do not edit.\n"
     << "description: \"" << opt.entry << ": nvcc-emitted PTX, results captured on " << name << "\"\n"
@@ -213,7 +229,8 @@ int main(int argc, char** argv) try {
     CU(cuMemcpyHtoD(din, in.data(), in.size() * 4));
     CU(cuMemcpyHtoD(dout, out.data(), out.size() * 4));
     void* params[] = {&din, &dout};
-    CU(cuLaunchKernel(fn, 1, 1, 1, static_cast<unsigned>(opt.threads), 1, 1, 0, nullptr, params, nullptr));
+    CU(cuLaunchKernel(fn, opt.grid[0], opt.grid[1], opt.grid[2], static_cast<unsigned>(opt.threads), 1, 1, 0, nullptr,
+                      params, nullptr));
     CU(cuCtxSynchronize());
     CU(cuMemcpyDtoH(out.data(), dout, out.size() * 4));
     CU(cuMemFree(din));
@@ -223,7 +240,10 @@ int main(int argc, char** argv) try {
       << "    snippet_file: " << ptx_basename(opt.ptx) << "\n"
       << "    entry: " << opt.entry << "\n"
       << "    init:\n"
-      << "      ntid: [" << opt.threads << ", 1, 1]\n"
+      << "      ntid: [" << opt.threads << ", 1, 1]\n";
+    if (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1)
+      y << "      nctaid: [" << opt.grid[0] << ", " << opt.grid[1] << ", " << opt.grid[2] << "]\n";
+    y
       << "      params: [0x100000, 0x200000]\n"
       << "      global:\n";
     write_words(y, "        ", kInAddress, in);

@@ -5,9 +5,9 @@
 set -euo pipefail
 bin=$1 ptx=$2 out=$3
 mkdir -p "$out"
-run() {  # NAME THREADS IN_SPEC OUT_WORDS [YAML_NAME]
+run() {  # NAME THREADS IN_SPEC OUT_WORDS [YAML_NAME] [MORE OPTIONS]
   "$bin" --ptx "$ptx/$1.ptx" --entry "$1" --threads "$2" --in "$3" --out-words "$4" --cases 3 --seed 1 \
-    --yaml "$out/${5:-$1}.test.yaml"
+    --yaml "$out/${5:-$1}.test.yaml" "${@:6}"
 }
 run ldmatrix_mma_stmatrix 32 f16:384,f32:128 192
 run cvt_fp8_mma 32 f32:896 320
@@ -20,3 +20,4 @@ run float_alu 32 f32w:96 384 float_alu_wide
 run mma_mixed 32 f32:512 512
 run wgmma_pipeline 128 f16:2560,f32:1024 1024
 run wgmma_rs_fp8 128 f16:128,f32:2048,f16:512 1024
+run cp_async_mma_grid 64 f16:2048,f16:2048,f32:32 1024 cp_async_mma_grid --grid 2,2
