@@ -4,8 +4,10 @@
 
 #include "sim/catalog/special_tables.hpp"
 #include "sim/error.hpp"
+#include "sim/numeric/division.hpp"
 #include "sim/numeric/exp2.hpp"
 #include "sim/numeric/half_special.hpp"
+#include "sim/numeric/log2.hpp"
 #include "sim/numeric/reciprocal.hpp"
 #include "sim/numeric/square_root.hpp"
 
@@ -13,7 +15,8 @@ namespace ptxmma {
 
 namespace {
 
-// Each modelled instruction as PTX spells it (bf16 ex2 exists only with .ftz, tanh only without).
+// Each modelled instruction as PTX spells it (bf16 ex2 exists only with .ftz, tanh only without;
+// rcp's .f64 approximation exists only with .ftz).
 constexpr std::array kForms = {
     std::pair{"rcp.approx.f32", SpecialInstruction{SpecialKind::rcp, SpecialType::f32, false}},
     std::pair{"rcp.approx.ftz.f32", SpecialInstruction{SpecialKind::rcp, SpecialType::f32, true}},
@@ -31,6 +34,15 @@ constexpr std::array kForms = {
     std::pair{"tanh.approx.f16x2", SpecialInstruction{SpecialKind::tanh, SpecialType::f16x2, false}},
     std::pair{"tanh.approx.bf16", SpecialInstruction{SpecialKind::tanh, SpecialType::bf16, false}},
     std::pair{"tanh.approx.bf16x2", SpecialInstruction{SpecialKind::tanh, SpecialType::bf16x2, false}},
+    std::pair{"lg2.approx.f32", SpecialInstruction{SpecialKind::lg2, SpecialType::f32, false}},
+    std::pair{"lg2.approx.ftz.f32", SpecialInstruction{SpecialKind::lg2, SpecialType::f32, true}},
+    std::pair{"rcp.approx.ftz.f64", SpecialInstruction{SpecialKind::rcp, SpecialType::f64, true}},
+    std::pair{"rsqrt.approx.ftz.f64", SpecialInstruction{SpecialKind::rsqrt, SpecialType::f64, true}},
+    std::pair{"rsqrt.approx.f64", SpecialInstruction{SpecialKind::rsqrt, SpecialType::f64, false}},
+    std::pair{"div.approx.f32", SpecialInstruction{SpecialKind::div_approx, SpecialType::f32, false}},
+    std::pair{"div.approx.ftz.f32", SpecialInstruction{SpecialKind::div_approx, SpecialType::f32, true}},
+    std::pair{"div.full.f32", SpecialInstruction{SpecialKind::div_full, SpecialType::f32, false}},
+    std::pair{"div.full.ftz.f32", SpecialInstruction{SpecialKind::div_full, SpecialType::f32, true}},
 };
 
 bool same(const SpecialInstruction& a, const SpecialInstruction& b) {
@@ -63,20 +75,36 @@ std::vector<std::string> special_instruction_names() {
   return out;
 }
 
-std::uint32_t evaluate(const SpecialInstruction& s, std::uint32_t x) {
+int arity(const SpecialInstruction& s) {
+  return s.kind == SpecialKind::div_approx || s.kind == SpecialKind::div_full ? 2 : 1;
+}
+
+std::uint64_t evaluate(const SpecialInstruction& s, std::uint64_t a, std::uint64_t b) {
   switch (s.type) {
     case SpecialType::f16:
-    case SpecialType::bf16: return half_special(half_table(s), static_cast<std::uint16_t>(x));
+    case SpecialType::bf16: return half_special(half_table(s), static_cast<std::uint16_t>(a));
     case SpecialType::f16x2:
-    case SpecialType::bf16x2: return half_special_x2(half_table(s), x);
-    case SpecialType::f32: break;
-  }
-  switch (s.kind) {
-    case SpecialKind::rcp: return rcp_approx_f32(special_table(SpecialTableId::rcp), x, s.ftz);
-    case SpecialKind::rsqrt: return rsqrt_approx_f32(special_table(SpecialTableId::rsqrt), x, s.ftz);
-    case SpecialKind::sqrt: return sqrt_approx_f32(special_table(SpecialTableId::sqrt), x, s.ftz);
-    case SpecialKind::ex2: return ex2_approx_f32(special_table(SpecialTableId::ex2), x, s.ftz);
-    case SpecialKind::tanh: break;
+    case SpecialType::bf16x2: return half_special_x2(half_table(s), static_cast<std::uint32_t>(a));
+    case SpecialType::f64:
+      if (s.kind == SpecialKind::rcp) return rcp_approx_ftz_f64(special_table(SpecialTableId::rcp_f64), a);
+      if (s.kind == SpecialKind::rsqrt)
+        return s.ftz ? rsqrt_approx_ftz_f64(special_table(SpecialTableId::rsqrt_f64), a)
+                     : rsqrt_approx_f64(special_table(SpecialTableId::rsqrt_f64), a);
+      break;
+    case SpecialType::f32: {
+      const auto x = static_cast<std::uint32_t>(a), y = static_cast<std::uint32_t>(b);
+      switch (s.kind) {
+        case SpecialKind::rcp: return rcp_approx_f32(special_table(SpecialTableId::rcp), x, s.ftz);
+        case SpecialKind::rsqrt: return rsqrt_approx_f32(special_table(SpecialTableId::rsqrt), x, s.ftz);
+        case SpecialKind::sqrt: return sqrt_approx_f32(special_table(SpecialTableId::sqrt), x, s.ftz);
+        case SpecialKind::ex2: return ex2_approx_f32(special_table(SpecialTableId::ex2), x, s.ftz);
+        case SpecialKind::lg2: return lg2_approx_f32(special_table(SpecialTableId::lg2), x, s.ftz);
+        case SpecialKind::div_approx: return div_approx_f32(special_table(SpecialTableId::rcp), x, y, s.ftz);
+        case SpecialKind::div_full: return div_full_f32(special_table(SpecialTableId::rcp), x, y, s.ftz);
+        case SpecialKind::tanh: break;
+      }
+      break;
+    }
   }
   throw Error(name(s) + " is not modelled");
 }

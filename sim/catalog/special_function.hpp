@@ -9,8 +9,8 @@
 
 namespace ptxmma {
 
-enum class SpecialKind { rcp, rsqrt, sqrt, ex2, tanh };
-enum class SpecialType { f32, f16, f16x2, bf16, bf16x2 };
+enum class SpecialKind { rcp, rsqrt, sqrt, ex2, tanh, lg2, div_approx, div_full };
+enum class SpecialType { f32, f64, f16, f16x2, bf16, bf16x2 };
 
 struct SpecialInstruction {
   SpecialKind kind = SpecialKind::rcp;
@@ -24,7 +24,11 @@ std::string name(const SpecialInstruction& s);
 // Every modelled instruction's name (for messages and the eval command's help).
 std::vector<std::string> special_instruction_names();
 
-// The result register's bits for the source register's bits (the low 16 bits for f16/bf16).
-std::uint32_t evaluate(const SpecialInstruction& s, std::uint32_t x);
+// How many source registers it reads: 2 for div, else 1.
+int arity(const SpecialInstruction& s);
+
+// The result register's bits for the source registers' bits (the low 16 bits for f16/bf16, the
+// low 32 for f32; div: a / b, otherwise b is not read).
+std::uint64_t evaluate(const SpecialInstruction& s, std::uint64_t a, std::uint64_t b = 0);
 
 }  // namespace ptxmma

@@ -8,7 +8,7 @@
 // zero product returned as the signed zero. Where the PTX ISA leaves the bits open, they are an
 // H200's (docs/hardware/alu-sm90.md): NaN results (canonical for .f32/.f16/.bf16; .f64 passes an
 // operand's NaN on, quietened, and gives 0xfff8000000000000 for invalid operations), .sat of a NaN
-// (+0), .ftz (subnormal inputs flushed; results flushed when tiny before rounding), .xorsign.abs
+// (+0), .ftz (subnormal inputs flushed; results flushed when tiny after rounding), .xorsign.abs
 // with a NaN, testp.normal of zero. min/max: a NaN operand gives the other one; -0 is below +0.
 #include <fmt/format.h>
 
@@ -169,6 +169,35 @@ std::uint64_t rounded(const Instruction& ins, Type t, std::uint64_t a, std::uint
   throw Error(fmt::format("'{}' is not a floating-point operation", ins.text));
 }
 
+// 2x, exactly, for a zero or a normal value below the largest binade (.ftz operands).
+std::uint64_t doubled(Type t, std::uint64_t x) {
+  const TypeInfo& ti = info(t);
+  const std::uint64_t exp_field = (x & ti.mask() & ~ti.sign_bit()) >> ti.man_bits;
+  return exp_field == 0 ? x : x + (std::uint64_t{1} << ti.man_bits);
+}
+
+// Whether a result that rounded to the smallest normal is tiny after rounding: whether the exact
+// result, rounded to the format's precision with an unbounded exponent, is below the smallest
+// normal. That rounding is the bounded one of twice the result, one binade up, where every value
+// is normal: the operation is rerun on operands scaled to double it. An operand in the largest
+// binade cannot give a result near the smallest normal, so the doubling never overflows there.
+bool tiny_after_rounding(const Instruction& ins, Type t, std::uint64_t a, std::uint64_t b, std::uint64_t c,
+                         Rounding mode) {
+  const std::string& op = ins.opcode;
+  const TypeInfo& ti = info(t);
+  const auto smaller = [&](std::uint64_t x, std::uint64_t y) { return (x & ~ti.sign_bit()) < (y & ~ti.sign_bit()); };
+  std::uint64_t r2;
+  if (op == "add" || op == "sub") r2 = rounded(ins, t, doubled(t, a), doubled(t, b), c, mode);
+  else if (op == "mul") r2 = smaller(a, b) ? rounded(ins, t, doubled(t, a), b, c, mode) : rounded(ins, t, a, doubled(t, b), c, mode);
+  else if (op == "fma" || op == "mad")
+    r2 = smaller(a, b) ? rounded(ins, t, doubled(t, a), b, doubled(t, c), mode)
+                       : rounded(ins, t, a, doubled(t, b), doubled(t, c), mode);
+  else if (op == "div") r2 = rounded(ins, t, doubled(t, a), b, c, mode);
+  else if (op == "rcp") r2 = rounded(ins, t, a - (std::uint64_t{1} << ti.man_bits), b, c, mode);  // 1 / (a / 2)
+  else return false;  // sqrt: never near the smallest normal
+  return (r2 & ~ti.sign_bit()) < (std::uint64_t{2} << ti.man_bits);
+}
+
 std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   const std::string& op = ins.opcode;
   const ptx::Decoded& d = ins.d;
@@ -184,14 +213,13 @@ std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint
   if (op == "neg") return (a ^ sign) & ti.mask();
   if (op == "abs") return a & ~sign & ti.mask();
   if (op == "copysign") return (b & ~sign) | (a & sign);  // d = b with a's sign
-  // rcp/sqrt.approx.f32: the GPU's tables (docs/hardware/special-functions-sm90.md). The flush above
-  // is idempotent with the model's own .ftz.
-  if (d.approx && t == Type::f32 && (op == "rcp" || op == "sqrt")) {
-    const SpecialInstruction s{op == "rcp" ? SpecialKind::rcp : SpecialKind::sqrt, SpecialType::f32, d.ftz};
-    return evaluate(s, static_cast<std::uint32_t>(a));
+  // rcp/sqrt.approx, div.approx and div.full: the GPU's tables and the code ptxas puts around them
+  // (docs/hardware/special-functions-sm90.md). The flush above is idempotent with the models' own.
+  if (d.approx || (op == "div" && d.mode == 1)) {
+    const SpecialKind k = op == "rcp" ? SpecialKind::rcp : op == "sqrt" ? SpecialKind::sqrt
+                        : d.approx    ? SpecialKind::div_approx : SpecialKind::div_full;
+    return evaluate({k, t == Type::f64 ? SpecialType::f64 : SpecialType::f32, d.ftz}, a, b);
   }
-  if (d.approx || (op == "div" && d.mode == 1))
-    throw Error(fmt::format("'{}': the approximation's bits are not modelled yet (issue 21)", ins.text));
   if (op == "min" || op == "max") {
     const bool na = is_nan(t, a), nb = is_nan(t, b);
     if (na || nb) {
@@ -220,10 +248,12 @@ std::uint64_t element(const Instruction& ins, Type t, std::uint64_t a, std::uint
   std::uint64_t r = rounded(ins, t, a, b, c, mode);
   if (t != Type::f64 && (r & ~ti.mask()) != 0) r = canonical_nan(t);  // the model's f64 invalid NaN
   if (is_nan(t, r)) return d.sat ? 0 : t == Type::f64 ? r : canonical_nan(t);  // .sat: NaN -> +0
-  // .ftz flushes a result that is tiny before rounding (below the smallest normal, exactly):
-  // mul.ftz.f16x2 of 0x3bff and 0x8400 (-2^-14 (1 - 2^-11), which rounds to -2^-14) is -0.
+  // .ftz flushes a result that is tiny after rounding (IEEE 754's definition): mul.ftz.f32 of
+  // 0x3f7fffff and 0x00800000 (2^-126 (1 - 2^-24), a 24-bit value below 2^-126) is +0, but of
+  // 0x3f000001 and 0x00fffffe (2^-126 (1 - 2^-46), which rounds to 2^-126 at 24 bits) is 0x00800000
+  // (docs/hardware/alu-sm90.md).
   if (d.ftz && (decode(t, r).cls == FpClass::subnormal ||
-                ((r & ~sign) == (1ULL << ti.man_bits) && decode(t, rounded(ins, t, a, b, c, Rounding::rz)).cls != FpClass::normal)))
+                ((r & ~sign) == (1ULL << ti.man_bits) && tiny_after_rounding(ins, t, a, b, c, mode))))
     r &= sign;
   if (d.relu && (r & sign)) r = 0;
   if (d.sat) {

@@ -23,4 +23,20 @@ inline std::uint32_t fmul_rz(std::uint32_t a, std::uint32_t b) {
   return bits_of(r);
 }
 
+// FMUL as the GPU rounds it (to nearest even): any NaN result is the canonical 0x7fffffff; with
+// .ftz, subnormal inputs are zeros and a product tiny after rounding (rounded to 24 bits with an
+// unbounded exponent, below 2^-126) is a signed zero (docs/hardware/alu-sm90.md). The exact
+// product fits a double; scaled by 2^64 its rounding to float is that unbounded one.
+inline std::uint32_t fmul_gpu(std::uint32_t a, std::uint32_t b, bool ftz) {
+  if (ftz) {
+    if (f32_is_subnormal(a)) a &= 0x80000000u;
+    if (f32_is_subnormal(b)) b &= 0x80000000u;
+  }
+  const double p = static_cast<double>(f32_of(a)) * static_cast<double>(f32_of(b));
+  if (std::isnan(p)) return 0x7fffffffu;
+  if (ftz && std::fabs(static_cast<double>(static_cast<float>(p * 0x1p64))) < 0x1p-62)
+    return bits_of(std::signbit(p) ? -0.0f : 0.0f);
+  return bits_of(static_cast<float>(p));
+}
+
 }  // namespace ptxmma

@@ -25,4 +25,16 @@ std::uint32_t rcp_approx_f32(const SpecialTable& t, std::uint32_t x, bool ftz) {
   return apply(t, rcp_approx_key(x));
 }
 
+SpecialKey rcp_approx_f64_key(std::uint32_t high) {
+  const std::uint32_t sign = high & kF32Sign;
+  const std::uint32_t e = (high >> 20) & 0x7ff;
+  if (e == 0x7ff) return SpecialKey::fixed((high & 0xfffffu) ? kF64HighNaN : sign);  // NaN; 1/inf = 0
+  if (e == 0) return SpecialKey::fixed(sign | kF64HighInf);                            // 0 and subnormals
+  return {false, 0, high & 0xfffffu, 1023 - static_cast<std::int32_t>(e), sign != 0};
+}
+
+std::uint64_t rcp_approx_ftz_f64(const SpecialTable& t, std::uint64_t x) {
+  return std::uint64_t{apply(t, rcp_approx_f64_key(static_cast<std::uint32_t>(x >> 32)), kF64HighExponent)} << 32;
+}
+
 }  // namespace ptxmma

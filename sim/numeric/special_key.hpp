@@ -21,36 +21,46 @@ struct SpecialKey {
 inline constexpr std::uint32_t kF32Sign = 0x80000000u;
 inline constexpr std::uint32_t kF32Inf = 0x7f800000u;
 inline constexpr std::uint32_t kF32NaN = 0x7fffffffu;  // the NaN every special function returns
+inline constexpr std::uint32_t kF64HighInf = 0x7ff00000u;  // high words of f64 results (MUFU.*64H)
+inline constexpr std::uint32_t kF64HighNaN = 0x7fffffffu;
 
-inline std::uint32_t apply(const SpecialTable& t, const SpecialKey& k) {
+// Where a result word keeps its exponent: an f32, or the high word of an f64 (the MUFU.*64H units).
+struct ExponentField {
+  unsigned shift = 23;
+  std::int32_t max = 0xff;
+};
+inline constexpr ExponentField kF32Exponent{23, 0xff};
+inline constexpr ExponentField kF64HighExponent{20, 0x7ff};
+
+inline std::uint32_t apply(const SpecialTable& t, const SpecialKey& k, ExponentField f = kF32Exponent) {
   if (k.direct) return k.result;
   std::uint32_t e = t[k.index];
   if (k.exp_shift != 0) {
-    const std::int32_t biased = static_cast<std::int32_t>((e >> 23) & 0xff) + k.exp_shift;
-    if (biased >= 255)
-      e = (e & kF32Sign) | kF32Inf;
+    const std::int32_t biased = static_cast<std::int32_t>((e >> f.shift) & static_cast<std::uint32_t>(f.max)) + k.exp_shift;
+    if (biased >= f.max)
+      e = (e & kF32Sign) | (static_cast<std::uint32_t>(f.max) << f.shift);
     else if (biased <= 0)
       e &= kF32Sign;  // the hardware flushes a subnormal result to zero
     else
-      e += static_cast<std::uint32_t>(k.exp_shift) << 23;
+      e += static_cast<std::uint32_t>(k.exp_shift) << f.shift;
   }
   return k.negate ? e ^ kF32Sign : e;
 }
 
 // The entry that gives `out` under `k`; false where `out` does not determine it (a flushed or
 // saturated result, or a key that does not read the table).
-inline bool entry_for(const SpecialKey& k, std::uint32_t out, std::uint32_t& entry) {
+inline bool entry_for(const SpecialKey& k, std::uint32_t out, std::uint32_t& entry, ExponentField f = kF32Exponent) {
   if (k.direct) return false;
   const std::uint32_t o = k.negate ? out ^ kF32Sign : out;
   if (k.exp_shift == 0) {
     entry = o;
     return true;
   }
-  const std::int32_t biased = static_cast<std::int32_t>((o >> 23) & 0xff);
-  if (biased == 0 || biased == 255) return false;
+  const std::int32_t biased = static_cast<std::int32_t>((o >> f.shift) & static_cast<std::uint32_t>(f.max));
+  if (biased == 0 || biased == f.max) return false;
   const std::int32_t eb = biased - k.exp_shift;
-  if (eb <= 0 || eb >= 255) return false;
-  entry = o - (static_cast<std::uint32_t>(k.exp_shift) << 23);
+  if (eb <= 0 || eb >= f.max) return false;
+  entry = o - (static_cast<std::uint32_t>(k.exp_shift) << f.shift);
   return true;
 }
 

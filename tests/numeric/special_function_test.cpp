@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/error.hpp"
 #include "sim/catalog/special_function.hpp"
@@ -18,25 +19,42 @@
 namespace ptxmma {
 namespace {
 
-TEST(SpecialFunction, GpuEdgeValues) {
+// A line: NAME INPUT... OUTPUT, register bits in hex.
+struct EdgeLine {
+  std::string ptx;
+  std::vector<std::uint64_t> in;
+  std::uint64_t out = 0;
+};
+
+std::vector<EdgeLine> edge_lines() {
   std::ifstream in(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/special-sm90/edges.txt");
-  ASSERT_TRUE(in) << "tests/data/special-sm90/edges.txt";
+  std::vector<EdgeLine> out;
   std::string line;
-  int checked = 0, line_no = 0;
-  std::set<std::string> seen;
   while (std::getline(in, line)) {
-    ++line_no;
     std::istringstream ls(line);
-    std::string ptx, x, want;
-    ASSERT_TRUE(ls >> ptx >> x >> want) << "line " << line_no;
-    const auto s = parse_special_instruction(ptx);
-    ASSERT_TRUE(s) << ptx;
-    const auto got = evaluate(*s, static_cast<std::uint32_t>(std::stoul(x, nullptr, 16)));
-    EXPECT_EQ(got, std::stoul(want, nullptr, 16)) << ptx << " " << x;
-    seen.insert(ptx);
-    ++checked;
+    EdgeLine e;
+    std::vector<std::string> words;
+    for (std::string w; ls >> w;) words.push_back(w);
+    if (words.size() < 3) throw Error("edges.txt: malformed line '" + line + "'");
+    e.ptx = words.front();
+    for (std::size_t i = 1; i + 1 < words.size(); ++i) e.in.push_back(std::stoull(words[i], nullptr, 16));
+    e.out = std::stoull(words.back(), nullptr, 16);
+    out.push_back(std::move(e));
   }
-  EXPECT_GT(checked, 1000);
+  return out;
+}
+
+TEST(SpecialFunction, GpuEdgeValues) {
+  const std::vector<EdgeLine> lines = edge_lines();
+  std::set<std::string> seen;
+  for (const EdgeLine& e : lines) {
+    const auto s = parse_special_instruction(e.ptx);
+    ASSERT_TRUE(s) << e.ptx;
+    ASSERT_EQ(e.in.size(), static_cast<std::size_t>(arity(*s))) << e.ptx;
+    EXPECT_EQ(evaluate(*s, e.in[0], e.in.size() > 1 ? e.in[1] : 0), e.out) << e.ptx << " " << e.in[0];
+    seen.insert(e.ptx);
+  }
+  EXPECT_GT(lines.size(), 5000U);
   // Every modelled instruction with its own table row in the file (x2 forms are checked below).
   for (const auto& n : special_instruction_names()) {
     if (!n.ends_with("x2")) {
@@ -76,6 +94,18 @@ TEST(EvalCommand, PrintsBitsAndValues) {
   EXPECT_NE(r.out.find("0x3f000000 (0.5) -> 0x3fb504f3"), std::string::npos) << r.out;
   r = test::run_cli("eval tanh.approx.bf16x2 0x3f80bf80");
   EXPECT_EQ(r.status, 0) << r.all();
+  // div takes pairs: 1 / -3, and 1 / (2^126 (1 + 2^-23)), where div.approx gives 0 and div.full
+  // scales both by 1/4 first (edges.txt).
+  r = test::run_cli("eval div.full.f32 1 -3 1 0x7e800001");
+  EXPECT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("div.full.f32 0x3f800000 (1) 0xc0400000 (-3) -> 0xbeaaaaab"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0x7e800001 (8.5070601871439418e37 (approx.)) -> 0x007fffff"), std::string::npos) << r.out;
+  r = test::run_cli("eval div.approx.f32 1");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("pairs"), std::string::npos) << r.err;
+  r = test::run_cli("eval rcp.approx.ftz.f64 2");
+  EXPECT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("0x4000000000000000 (2) -> 0x3fe0000000000000 (0.5)"), std::string::npos) << r.out;
   r = test::run_cli("eval sin.approx.f32 1");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("unknown instruction 'sin.approx.f32'"), std::string::npos) << r.err;

@@ -1,5 +1,5 @@
 // special_check: the GPU's approximate special functions against ptxmma's models, exhaustively.
-//   special_check OUTDIR [FAMILY...]     (families: half rcp rsqrt sqrt ex2; default all)
+//   special_check OUTDIR [FAMILY...]     (families: half rcp rsqrt sqrt ex2 lg2 f64 div rsqrt64; default all)
 // For each family it runs the instruction that fills the table (the .ftz form) over all 2^32 f32
 // inputs, builds the table through the model's own key (sim/numeric), then evaluates the model on
 // all 2^32 inputs of every instruction of the family on the host's cores and prints inputs checked,
@@ -17,7 +17,11 @@
 #include <thread>
 #include <vector>
 
+#include "sim/catalog/special_tables.hpp"
+#include "sim/numeric/division.hpp"
 #include "sim/numeric/exp2.hpp"
+#include "sim/numeric/f32_bits.hpp"
+#include "sim/numeric/log2.hpp"
 #include "sim/numeric/half_special.hpp"
 #include "sim/numeric/reciprocal.hpp"
 #include "sim/numeric/special_table.hpp"
@@ -88,17 +92,18 @@ void write_edges(const char* ptx) {
   for (std::uint32_t x : edge_inputs()) g_edges << ptx << " " << fmt_hex(x) << " " << fmt_hex(g_out[x]) << "\n";
 }
 
+
 using Key = SpecialKey (*)(std::uint32_t, unsigned);
 using Model = std::uint32_t (*)(const SpecialTable&, std::uint32_t);
 
-SpecialTable build(const char* name, unsigned bits, Key key) {
+SpecialTable build(const char* name, unsigned bits, Key key, ExponentField field = kF32Exponent) {
   std::vector<std::atomic<std::uint32_t>> tab(std::size_t{1} << bits);
   for (auto& t : tab) t.store(0xffffffffu, std::memory_order_relaxed);
   parallel(kAll, [&](std::uint64_t a, std::uint64_t b) {
     for (std::uint64_t x = a; x < b; ++x) {
       std::uint32_t e;
       const SpecialKey k = key(static_cast<std::uint32_t>(x), bits);
-      if (!entry_for(k, g_out[x], e)) continue;
+      if (!entry_for(k, g_out[x], e, field)) continue;
       std::uint32_t unset = 0xffffffffu;
       tab[k.index].compare_exchange_strong(unset, e, std::memory_order_relaxed);
     }
@@ -216,11 +221,263 @@ void half_family(const char* name, int op, int op_x2, const char* ptx_x2) {
   std::fflush(stdout);
 }
 
+// lg2: MUFU.LG2 of 2^e * 1.f is taken to be e + T(f) rounded toward zero, 1.0 apart. Every
+// binade's result bounds T(f) to an open interval; intersected over the 254 binades of positive
+// normals, in fixed point with 80 fraction bits. Prints, per grid 2^-F, how many f have no grid
+// point inside, and returns the table on the model's grid (sim/numeric/log2.hpp), or an empty
+// table when some f has no point of it.
+__extension__ typedef __int128 i128;  // GCC and clang; this program is built with nvcc's host compiler
+SpecialTable derive_lg2() {
+  constexpr int kS = 80;
+  const std::uint32_t n = 1u << 23;
+  std::vector<i128> lo(n), hi(n);
+  parallel(n, [&](std::uint64_t a, std::uint64_t b) {
+    for (std::uint64_t f = a; f < b; ++f) {
+      i128 L = -(i128{1} << 100), H = i128{1} << 100;
+      for (std::int32_t e = -126; e <= 127; ++e) {
+        if (e == 0 && f == 0) continue;  // 1.0 -> 0
+        const std::uint32_t x = (static_cast<std::uint32_t>(e + 127) << 23) | static_cast<std::uint32_t>(f);
+        const std::uint32_t r = g_out[x];
+        const std::uint32_t re = (r >> 23) & 0xff;
+        if (re == 255) continue;
+        i128 mag = 0, up = 1;  // r as a fixed-point value, and the gap to its neighbour away from zero
+        if (re != 0 || (r & 0x7fffff) != 0) {
+          const std::int32_t ue = (re ? static_cast<std::int32_t>(re) : 1) - 150 + kS;
+          const std::uint32_t m = (r & 0x7fffff) | (re ? 0x800000u : 0u);
+          mag = ue >= 0 ? i128{m} << ue : i128{m} >> -ue;
+          up = ue >= 0 ? i128{1} << ue : 1;
+        }
+        const bool neg = (r >> 31) != 0;
+        const i128 vlo = neg ? -mag - up : mag - 1, vhi = neg ? -mag + 1 : mag + up;
+        const i128 E = static_cast<i128>(e) << kS;
+        L = std::max(L, vlo - E);
+        H = std::min(H, vhi - E);
+      }
+      lo[f] = L;
+      hi[f] = H;
+    }
+  });
+  std::uint64_t empty = 0;
+  for (std::uint32_t f = 0; f < n; ++f) empty += lo[f] + 1 >= hi[f];
+  std::printf("  lg2: %llu of 2^23 fractions have no T consistent with every binade\n", static_cast<unsigned long long>(empty));
+  std::printf("  lg2: fractions without a point of the grid 2^-F inside:");
+  for (int F = 30; F <= 40; ++F) {
+    std::uint64_t miss = 0;
+    const i128 step = i128{1} << (kS - F);
+    for (std::uint32_t f = 0; f < n; ++f) miss += (lo[f] / step + 1) * step >= hi[f];  // lo > 0 (T(0) > 2^-24)
+    std::printf(" F=%d:%llu", F, static_cast<unsigned long long>(miss));
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  // T on the model's grid: in each interval, the point nearest the line through the two before it,
+  // so that the stored second differences stay small.
+  const i128 step = i128{1} << (kS - kLg2FractionBits);
+  SpecialTable t{"lg2.approx.f32", 24, std::vector<std::uint32_t>(std::size_t{2} * n)};
+  std::int64_t t1 = 0, t2 = 0;
+  for (std::uint32_t f = 0; f < n; ++f) {
+    const auto first = static_cast<std::int64_t>(lo[f] / step + 1), last = static_cast<std::int64_t>((hi[f] - 1) / step);
+    if (first > last) {
+      std::printf("  lg2: no T on the grid 2^-%d for f = %#x\n", kLg2FractionBits, f);
+      return {};
+    }
+    const std::int64_t want = f >= 2 ? 2 * t1 - t2 : first;
+    const std::int64_t v = std::clamp(want, first, last);
+    t.entries[f] = static_cast<std::uint32_t>(v);
+    t.entries[n + f] = static_cast<std::uint32_t>(v >> 32);
+    t2 = t1;
+    t1 = v;
+  }
+  return t;
+}
+
+void lg2_family() {
+  const double t0 = now();
+  gpu(kLg2Ftz);
+  write_edges("lg2.approx.ftz.f32");
+  SpecialTable t = derive_lg2();
+  if (!t.entries.empty()) {
+    save(t);
+    check("lg2.approx.ftz.f32", t, [](const SpecialTable& t, std::uint32_t x) { return lg2_approx_f32(t, x, true); }, true);
+    gpu(kLg2);
+    write_edges("lg2.approx.f32");
+    check("lg2.approx.f32", t, [](const SpecialTable& t, std::uint32_t x) { return lg2_approx_f32(t, x, false); }, true);
+  }
+  std::printf("  lg2 done in %.1f s\n", now() - t0);
+  std::fflush(stdout);
+}
+
+// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 over every high word, with a pseudo-random low word.
+void f64_family(const char* name, int op, Key key, unsigned bits, Model model) {
+  const double t0 = now();
+  std::uint32_t low_or = 0;
+  if (const char* err = special_gpu_eval64(op, 0, kAll, g_out, &low_or)) {
+    std::fprintf(stderr, "GPU: %s\n", err);
+    std::exit(1);
+  }
+  std::printf("%s: OR of every result's low word: %s\n", name, fmt_hex(low_or).c_str());
+  write_edges(name);  // f64 forms: the input's and the result's high words
+  SpecialTable t = build(name, bits, key, kF64HighExponent);
+  check(name, t, model, true);
+  save(t);
+  std::printf("  %s done in %.1f s\n", name, now() - t0);
+  std::fflush(stdout);
+}
+
+// rsqrt.approx.f64 on whole registers: uniform random bits, positive normals of every exponent,
+// positive subnormals, and the edge inputs (high words of edge_inputs() with a few low words).
+void rsqrt_f64_family() {
+  const double t0 = now();
+  constexpr std::uint64_t kBatch = 1ull << 28;
+  std::vector<std::uint64_t> in(kBatch), out(kBatch);
+  const SpecialTable& t = special_table(SpecialTableId::rsqrt_f64);
+  std::uint64_t checked = 0, bad = 0;
+  for (int batch = 0; batch < 4; ++batch) {
+    parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
+      std::uint64_t z = 0x9e3779b97f4a7c15ull * (s + 7) + static_cast<std::uint64_t>(batch);
+      for (std::uint64_t i = s; i < e; ++i) {
+        z += 0x9e3779b97f4a7c15ull;
+        std::uint64_t w = z;
+        w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9ull;
+        w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
+        w ^= w >> 31;
+        if (batch == 1 || batch == 2) w &= ~(1ull << 63);               // positive
+        if (batch == 2) w = (w & 0x800fffffffffffffull) | ((w >> 52) % 2046 + 1) << 52;  // normal
+        if (batch == 3) w &= 0x000fffffffffffffull;                   // subnormal
+        in[i] = w;
+      }
+    });
+    if (const char* err = special_gpu_rsqrt_f64(in.data(), kBatch, out.data())) {
+      std::fprintf(stderr, "GPU: %s\n", err);
+      std::exit(1);
+    }
+    std::atomic<std::uint64_t> miss{0};
+    std::mutex mu;
+    parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
+      std::uint64_t m = 0;
+      for (std::uint64_t i = s; i < e; ++i) {
+        const std::uint64_t r = rsqrt_approx_f64(t, in[i]);
+        if (r == out[i]) continue;
+        if (m++ < 2) {
+          std::lock_guard<std::mutex> g(mu);
+          std::printf("  rsqrt.approx.f64 batch %d: %016llx gpu %016llx model %016llx\n", batch,
+                      static_cast<unsigned long long>(in[i]), static_cast<unsigned long long>(out[i]),
+                      static_cast<unsigned long long>(r));
+        }
+      }
+      miss += m;
+    });
+    checked += kBatch;
+    bad += miss;
+  }
+  std::printf("rsqrt.approx.f64: %llu inputs checked, %llu mismatches\n", static_cast<unsigned long long>(checked),
+              static_cast<unsigned long long>(bad));
+  std::vector<std::uint64_t> ein, eout;
+  for (std::uint32_t h : edge_inputs())
+    for (std::uint64_t lo : {0x0ull, 0x1ull, 0xffffffffull}) ein.push_back(std::uint64_t{h} << 32 | lo);
+  eout.resize(ein.size());
+  if (const char* err = special_gpu_rsqrt_f64(ein.data(), ein.size(), eout.data())) {
+    std::fprintf(stderr, "GPU: %s\n", err);
+    std::exit(1);
+  }
+  char b[64];
+  for (std::size_t i = 0; i < ein.size(); ++i) {
+    std::snprintf(b, sizeof b, "0x%016llx 0x%016llx", static_cast<unsigned long long>(ein[i]),
+                  static_cast<unsigned long long>(eout[i]));
+    g_edges << "rsqrt.approx.f64 " << b << "\n";
+  }
+  std::printf("  rsqrt.approx.f64 done in %.1f s\n", now() - t0);
+  std::fflush(stdout);
+}
+
+// div.approx/div.full (.ftz) on pairs: uniform bits, then quotients near 1 (normal results), then
+// divisors at the ends of the range (zero, subnormal, above 2^126, inf, NaN) with any dividend.
+void div_family() {
+  const double t0 = now();
+  constexpr std::uint64_t kBatch = 1ull << 28;
+  std::vector<std::uint32_t> a(kBatch), b(kBatch);
+  std::uint64_t checked[4] = {}, bad[4] = {};
+  const char* names[4] = {"div.approx.ftz.f32", "div.approx.f32", "div.full.ftz.f32", "div.full.f32"};
+  const SpecialTable& rcp = special_table(SpecialTableId::rcp);
+  for (int batch = 0; batch < 3; ++batch) {
+    parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
+      std::uint64_t z = 0x9e3779b97f4a7c15ull * (s + 1) + static_cast<std::uint64_t>(batch);
+      for (std::uint64_t i = s; i < e; ++i) {
+        z += 0x9e3779b97f4a7c15ull;
+        std::uint64_t w = z;
+        w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9ull;
+        w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
+        w ^= w >> 31;
+        std::uint32_t x = static_cast<std::uint32_t>(w), y = static_cast<std::uint32_t>(w >> 32);
+        if (batch == 1) {  // exponents within +-30 of each other around the middle of the range
+          x = (x & 0x807fffffu) | ((100u + (x >> 24) % 55u) << 23);
+          y = (y & 0x807fffffu) | ((100u + (y >> 24) % 55u) << 23);
+        } else if (batch == 2) {  // divisors at the ends of the range
+          static constexpr std::uint32_t kExp[] = {0, 0, 1, 2, 252, 253, 253, 254, 254, 255};
+          y = (y & 0x807fffffu) | (kExp[(y >> 23) % 10] << 23);
+        }
+        a[i] = x;
+        b[i] = y;
+      }
+    });
+    for (int op = 0; op < 4; ++op) {
+      if (const char* err = special_gpu_eval2(op, a.data(), b.data(), kBatch, g_out)) {
+        std::fprintf(stderr, "GPU: %s\n", err);
+        std::exit(1);
+      }
+      std::atomic<std::uint64_t> miss{0};
+      std::mutex mu;
+      std::vector<std::uint64_t> first;
+      parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
+        std::uint64_t m = 0;
+        for (std::uint64_t i = s; i < e; ++i) {
+          const std::uint32_t r = op < 2 ? div_approx_f32(rcp, a[i], b[i], op == 0) : div_full_f32(rcp, a[i], b[i], op == 2);
+          if (r == g_out[i]) continue;
+          if (m++ < 2) {
+            std::lock_guard<std::mutex> g(mu);
+            first.push_back(i);
+          }
+        }
+        miss += m;
+      });
+      checked[op] += kBatch;
+      bad[op] += miss;
+      for (std::size_t k = 0; k < first.size() && k < 6; ++k) {
+        const std::uint64_t i = first[k];
+        const std::uint32_t r = op < 2 ? div_approx_f32(rcp, a[i], b[i], op == 0) : div_full_f32(rcp, a[i], b[i], op == 2);
+        std::printf("  %s batch %d: %s / %s gpu %s model %s\n", names[op], batch, fmt_hex(a[i]).c_str(),
+                    fmt_hex(b[i]).c_str(), fmt_hex(g_out[i]).c_str(), fmt_hex(r).c_str());
+      }
+    }
+  }
+  for (int op = 0; op < 4; ++op)
+    std::printf("%s: %llu input pairs checked, %llu mismatches\n", names[op], static_cast<unsigned long long>(checked[op]),
+                static_cast<unsigned long long>(bad[op]));
+  // Edge pairs for the test vectors.
+  const std::vector<std::uint32_t> ex = edge_inputs();
+  std::vector<std::uint32_t> ea, eb;
+  for (std::size_t i = 0; i < 80 && i < ex.size(); ++i)
+    for (std::uint32_t y : {0x00000000u, 0x80000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x3f800000u, 0xc0400000u,
+                            0x7e800000u, 0x7e800001u, 0x7f7fffffu, 0x7f800000u, 0x7fffffffu, 0x3dcccccdu}) {
+      ea.push_back(ex[i]);
+      eb.push_back(y);
+    }
+  for (int op = 0; op < 4; ++op) {
+    if (const char* err = special_gpu_eval2(op, ea.data(), eb.data(), ea.size(), g_out)) {
+      std::fprintf(stderr, "GPU: %s\n", err);
+      std::exit(1);
+    }
+    for (std::size_t i = 0; i < ea.size(); ++i)
+      g_edges << names[op] << " " << fmt_hex(ea[i]) << " " << fmt_hex(eb[i]) << " " << fmt_hex(g_out[i]) << "\n";
+  }
+  std::printf("  div done in %.1f s\n", now() - t0);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: special_check OUTDIR [half|rcp|rsqrt|sqrt|ex2 ...]\n");
+    std::fprintf(stderr, "usage: special_check OUTDIR [half|rcp|rsqrt|sqrt|ex2|lg2|f64|div|rsqrt64 ...]\n");
     return 2;
   }
   g_dir = argv[1];
@@ -255,5 +512,18 @@ int main(int argc, char** argv) {
     family("ex2.approx.f32", ex2_approx_key, {25, 26, 27},
            {{"ex2.approx.ftz.f32", kEx2Ftz, [](const SpecialTable& t, std::uint32_t x) { return ex2_approx_f32(t, x, true); }},
             {"ex2.approx.f32", kEx2, [](const SpecialTable& t, std::uint32_t x) { return ex2_approx_f32(t, x, false); }}});
+  if (want("lg2")) lg2_family();
+  if (want("f64")) {
+    f64_family("rcp.approx.ftz.f64", kRcpFtzF64, [](std::uint32_t x, unsigned) { return rcp_approx_f64_key(x); }, 20,
+               [](const SpecialTable& t, std::uint32_t x) {
+                 return static_cast<std::uint32_t>(rcp_approx_ftz_f64(t, std::uint64_t{x} << 32) >> 32);
+               });
+    f64_family("rsqrt.approx.ftz.f64", kRsqrtFtzF64, [](std::uint32_t x, unsigned) { return rsqrt_approx_f64_key(x); }, 21,
+               [](const SpecialTable& t, std::uint32_t x) {
+                 return static_cast<std::uint32_t>(rsqrt_approx_ftz_f64(t, std::uint64_t{x} << 32) >> 32);
+               });
+  }
+  if (want("div")) div_family();
+  if (want("rsqrt64")) rsqrt_f64_family();
   return 0;
 }
