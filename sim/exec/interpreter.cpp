@@ -225,7 +225,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   // CUDA's limits: x < 2^31, y and z < 2^16.
   if (opts_.nctaid[0] < 1 || opts_.nctaid[1] < 1 || opts_.nctaid[2] < 1 || opts_.nctaid[1] > 65535 ||
       opts_.nctaid[2] > 65535)
-    throw Error(fmt::format("a grid of {}x{}x{} CTAs: each dimension is at least 1, y and z at most 65535",
+    throw GridError(fmt::format("a grid of {}x{}x{} CTAs: each dimension is at least 1, y and z at most 65535",
                             opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]));
   // The CTAs that run: the selected ranges, in rank order, each once.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = opts_.ctas;
@@ -234,7 +234,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   std::uint64_t count = 0, next = 0;
   for (const auto& [lo, hi] : ranges) {
     if (lo > hi || hi >= grid_.shape.ctas())
-      throw Error(fmt::format("{} not in the grid of {}x{}x{} = {} CTAs (ranks 0-{})",
+      throw GridError(fmt::format("{} not in the grid of {}x{}x{} = {} CTAs (ranks 0-{})",
                               lo == hi ? fmt::format("CTA {} is", lo) : fmt::format("CTAs {}-{} are", lo, hi),
                               opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2], grid_.shape.ctas(),
                               grid_.shape.ctas() - 1));
@@ -266,7 +266,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   }
   if (shared_size > (256ULL << 10)) throw Error(fmt::format("shared memory of {} bytes is more than 256 KiB", shared_size));
   if (count > budget().shared_bytes / shared_size)
-    throw Error(over_budget(count > ~0ULL / shared_size ? ~0ULL : count * shared_size,
+    throw GridError(over_budget(count > ~0ULL / shared_size ? ~0ULL : count * shared_size,
                             fmt::format("bytes of shared memory ({} CTAs x {} bytes)", count, shared_size),
                             budget().shared_bytes, "--max-shared-bytes"));
   // Every thread of every CTA keeps every register (8 bytes each): bounded before the allocation,

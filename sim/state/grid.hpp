@@ -8,11 +8,19 @@
 #include <array>
 #include <cstdint>
 
+#include "sim/error.hpp"
 #include "sim/state/memory.hpp"
 
 namespace ptxmma {
 
 using Dim3 = std::array<int, 3>;
+
+// A grid that cannot run: a dimension out of range, CTAs outside it, or more CTAs than the
+// budget's shared memory holds. Whoever declared the grid (a STATE.yaml's nctaid) locates it.
+class GridError : public Error {
+ public:
+  using Error::Error;
+};
 
 struct GridShape {
   Dim3 nctaid = {1, 1, 1};  // CTAs in x, y, z

@@ -27,7 +27,7 @@ std::string state_error(const TempDir& dir, const std::string& text) {
     const PtxState s = PtxState::load(path);
     InterpreterOptions o;
     s.configure(o);
-    Machine m(p, o);
+    Machine m = s.machine(p, o);
     s.apply(m);
   });
 }
@@ -56,6 +56,9 @@ TEST(Malformed, StateYaml) {
       {"nctaid of 0", "nctaid: [0, 0, 0]\n", "FILE:1:10: 'nctaid' value 0 is out of range [1, 65535]"},
       {"ctaid outside the grid", "ctaid: [2]\nnctaid: [2]\n", "FILE:1:8: 'ctaid' x = 2 is outside the grid: 'nctaid' x = 2"},
       {"ctaid outside the default grid", "ctaid: [0, 1]\n", "FILE:1:8: 'ctaid' y = 1 is outside the grid: 'nctaid' y = 1"},
+      {"grid past the shared-memory budget", "nctaid: [65535, 65535, 2]\n",
+       "FILE:1:9: 422199580262400 bytes of shared memory (8589672450 CTAs x 49152 bytes), more than the budget of "
+       "268435456 (raise it with --max-shared-bytes)"},
       {"warpid out of range", "warpid: 4294967296\n", "FILE:1:9: 'warpid' value 4294967296 is out of range [0, 31]"},
       {"shared memory too large", "shared_size: 0x100000\n", "FILE:1:14: 'shared_size' value 1048576 is out of range [0, 262144]"},
       {"block outside shared memory", "shared:\n  - {address: 0xbffe, bytes: \"00 01 02 04\"}\n", "FILE:2:5: shared memory: 4 bytes at 0xbffe are outside [0, 0xc000)"},

@@ -304,7 +304,7 @@ void add_debug_command(CLI::App& app) {
     try {
       const ptx::Program prog = ptx::parse_ptx_file(opts->file, po);
       const RegisterView view(prog, {}, opts->as);
-      Machine m(prog, io);
+      Machine m = state.machine(prog, io);
       state.apply(m);
       Debugger d(prog, m, prog.lines, view);
       std::istream& in = opts->commands.empty() ? std::cin : script;

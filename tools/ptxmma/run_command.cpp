@@ -107,7 +107,7 @@ void add_run_command(CLI::App& app) {
       const RegisterView view(prog, opts->regs, opts->as);
       std::vector<int> matrix_pcs;
       for (const auto& [op, line] : matrices) matrix_pcs.push_back(matrix_instruction(prog, line));
-      Machine m(prog, io);
+      Machine m = state.machine(prog, io);
       state.apply(m);
       const RunSummary sum = m.run();
       for (const auto& w : sum.warnings) std::cerr << w.text() << "\n";

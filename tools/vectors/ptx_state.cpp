@@ -275,6 +275,17 @@ void PtxState::configure(InterpreterOptions& o) const {
   });
 }
 
+Machine PtxState::machine(const ptx::Program& p, const InterpreterOptions& o) const {
+  try {
+    return Machine(p, o);
+  } catch (const GridError& e) {
+    if (empty_) throw;
+    for (const char* key : {"ctaid", "nctaid"})
+      if (const YAML::Node n = file_.root[key]) file_.fail(n, e.what());
+    throw;
+  }
+}
+
 void PtxState::apply(Machine& m) const {
   if (empty_) return;
   file_.located([&] {

@@ -24,6 +24,9 @@ class PtxState {
 
   // Launch geometry and memory sizes into the interpreter's options (before the Machine exists).
   void configure(InterpreterOptions& o) const;
+  // The Machine of `p` under `o`; a grid it cannot run (GridError) is located at the state's
+  // `nctaid` (or `ctaid`) when the state declares the grid.
+  [[nodiscard]] Machine machine(const ptx::Program& p, const InterpreterOptions& o) const;
   // Registers, memory and parameters into a machine built for `m.program()`.
   void apply(Machine& m) const;
 

@@ -321,7 +321,7 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
   io.max_steps = c.max_steps;
   io.strict = c.strict;
   c.state->configure(io);
-  Machine m(*c.program, io);
+  Machine m = c.state->machine(*c.program, io);
   c.state->apply(m);
   const RunSummary sum = m.run();
   std::string out;
