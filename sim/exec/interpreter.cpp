@@ -405,26 +405,29 @@ void Machine::diagnose(const Instruction& ins, const std::string& what) {
 }
 
 void Machine::start() {
-  const int n = static_cast<int>(prog_.code.size());
   sum_ = RunSummary{};
   sum_.steps.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(threads()), 0);
   runs_.assign(static_cast<std::size_t>(ctas()), CtaRun{});
-  for (std::size_t c = 0; c < runs_.size(); ++c) {
-    CtaRun& cr = runs_[c];
-    cr.copies.emplace(threads(), ctas_[c].shared.size());
-    cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
-    for (int w = 0; w < warps_; ++w) {
-      // Lanes that exist: the block may end inside this warp.
-      const std::int64_t t = block_threads_ - 32LL * warp_id(w);
-      WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
-      r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
-      r.stack.push_back({0, n, r.launch});
-    }
-  }
   cur_cta_ = 0;
   cur_ = 0;
   started_ = true;
   finished_ = false;
+  begin_cta();
+}
+
+// The control state of the CTA about to run (made when it starts: one CTA runs at a time).
+void Machine::begin_cta() {
+  const int n = static_cast<int>(prog_.code.size());
+  CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
+  cr.copies.emplace(threads(), ctas_[static_cast<std::size_t>(cur_cta_)].shared.size());
+  cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
+  for (int w = 0; w < warps_; ++w) {
+    // Lanes that exist: the block may end inside this warp.
+    const std::int64_t t = block_threads_ - 32LL * warp_id(w);
+    WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+    r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
+    r.stack.push_back({0, n, r.launch});
+  }
 }
 
 RunSummary Machine::run() {
@@ -528,7 +531,9 @@ void Machine::finish_cta() {
   if (++cur_cta_ == ctas()) {
     cur_cta_ = ctas() - 1;
     finished_ = true;
+    return;
   }
+  begin_cta();
 }
 
 std::optional<Machine::Position> Machine::next() {

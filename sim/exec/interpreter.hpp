@@ -181,6 +181,7 @@ class Machine {
   bool settle();        // makes cur_ a ready warp; false when every warp has finished
   void complete_collectives();
   void run_wgmma(int group);
+  void begin_cta();
   void finish_cta();
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 
