@@ -271,13 +271,15 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
                             budget().shared_bytes, "--max-shared-bytes"));
   // Every thread of every CTA keeps every register (8 bytes each): bounded before the allocation,
   // located at the declaration that crosses the budget.
-  const std::uint64_t grid_threads = count * static_cast<std::uint64_t>(threads());  // count is bounded above
-  const auto words = static_cast<unsigned __int128>(prog_.registers.size()) * grid_threads;
+  // Products saturate: a raised shared-memory budget lets `count` approach 2^62.
+  const auto times = [](std::uint64_t x, std::uint64_t y) { return y != 0 && x > ~0ULL / y ? ~0ULL : x * y; };
+  const std::uint64_t grid_threads = times(count, static_cast<std::uint64_t>(threads()));
+  const std::uint64_t words = times(prog_.registers.size(), grid_threads);
   if (words > budget().register_words) {
     const std::size_t crossing = static_cast<std::size_t>(budget().register_words / grid_threads);
     throw ptx::PtxError({ptx::Diagnostic{
         prog_.file, prog_.registers[std::min(crossing, prog_.registers.size() - 1)].loc,
-        over_budget(static_cast<std::uint64_t>(words),
+        over_budget(words,
                     count > 1 ? fmt::format("register words ({} registers x {} threads x {} CTAs)",
                                             prog_.registers.size(), threads(), count)
                               : fmt::format("register words ({} registers x {} threads)", prog_.registers.size(), threads()),
