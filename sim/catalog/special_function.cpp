@@ -7,6 +7,7 @@
 #include "sim/numeric/division.hpp"
 #include "sim/numeric/exp2.hpp"
 #include "sim/numeric/half_special.hpp"
+#include "sim/numeric/hyperbolic_tangent.hpp"
 #include "sim/numeric/log2.hpp"
 #include "sim/numeric/reciprocal.hpp"
 #include "sim/numeric/square_root.hpp"
@@ -30,6 +31,7 @@ constexpr std::array kForms = {
     std::pair{"ex2.approx.f16x2", SpecialInstruction{SpecialKind::ex2, SpecialType::f16x2, false}},
     std::pair{"ex2.approx.ftz.bf16", SpecialInstruction{SpecialKind::ex2, SpecialType::bf16, true}},
     std::pair{"ex2.approx.ftz.bf16x2", SpecialInstruction{SpecialKind::ex2, SpecialType::bf16x2, true}},
+    std::pair{"tanh.approx.f32", SpecialInstruction{SpecialKind::tanh, SpecialType::f32, false}},
     std::pair{"tanh.approx.f16", SpecialInstruction{SpecialKind::tanh, SpecialType::f16, false}},
     std::pair{"tanh.approx.f16x2", SpecialInstruction{SpecialKind::tanh, SpecialType::f16x2, false}},
     std::pair{"tanh.approx.bf16", SpecialInstruction{SpecialKind::tanh, SpecialType::bf16, false}},
@@ -101,7 +103,7 @@ std::uint64_t evaluate(const SpecialInstruction& s, std::uint64_t a, std::uint64
         case SpecialKind::lg2: return lg2_approx_f32(special_table(SpecialTableId::lg2), x, s.ftz);
         case SpecialKind::div_approx: return div_approx_f32(special_table(SpecialTableId::rcp), x, y, s.ftz);
         case SpecialKind::div_full: return div_full_f32(special_table(SpecialTableId::rcp), x, y, s.ftz);
-        case SpecialKind::tanh: break;
+        case SpecialKind::tanh: return tanh_approx_f32(special_table(SpecialTableId::tanh), x);
       }
       break;
     }

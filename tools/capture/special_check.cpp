@@ -1,5 +1,5 @@
 // special_check: the GPU's approximate special functions against ptxmma's models, exhaustively.
-//   special_check OUTDIR [FAMILY...]     (families: half rcp rsqrt sqrt ex2 lg2 f64 div rsqrt64; default all)
+//   special_check OUTDIR [FAMILY...]     (families: half rcp rsqrt sqrt ex2 lg2 f64 div rsqrt64 tanh; default all)
 // For each family it runs the instruction that fills the table (the .ftz form) over all 2^32 f32
 // inputs, builds the table through the model's own key (sim/numeric), then evaluates the model on
 // all 2^32 inputs of every instruction of the family on the host's cores and prints inputs checked,
@@ -23,6 +23,7 @@
 #include "sim/numeric/f32_bits.hpp"
 #include "sim/numeric/log2.hpp"
 #include "sim/numeric/half_special.hpp"
+#include "sim/numeric/hyperbolic_tangent.hpp"
 #include "sim/numeric/reciprocal.hpp"
 #include "sim/numeric/special_table.hpp"
 #include "sim/numeric/square_root.hpp"
@@ -477,7 +478,7 @@ void div_family() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: special_check OUTDIR [half|rcp|rsqrt|sqrt|ex2|lg2|f64|div|rsqrt64 ...]\n");
+    std::fprintf(stderr, "usage: special_check OUTDIR [half|rcp|rsqrt|sqrt|ex2|lg2|f64|div|rsqrt64|tanh ...]\n");
     return 2;
   }
   g_dir = argv[1];
@@ -525,5 +526,8 @@ int main(int argc, char** argv) {
   }
   if (want("div")) div_family();
   if (want("rsqrt64")) rsqrt_f64_family();
+  if (want("tanh"))
+    family("tanh.approx.f32", [](std::uint32_t x, unsigned) { return tanh_approx_key(x); }, {23},
+           {{"tanh.approx.f32", kTanhF32, [](const SpecialTable& t, std::uint32_t x) { return tanh_approx_f32(t, x); }}});
   return 0;
 }
