@@ -21,7 +21,7 @@ struct SpecialName {
   std::string_view name;
   Special s;
 };
-constexpr std::array<SpecialName, 21> kSpecials = {{
+constexpr std::array<SpecialName, 35> kSpecials = {{
     {"%laneid", Special::laneid},       {"%warpid", Special::warpid},       {"%nwarpid", Special::nwarpid},
     {"%tid.x", Special::tid_x},         {"%tid.y", Special::tid_y},         {"%tid.z", Special::tid_z},
     {"%ntid.x", Special::ntid_x},       {"%ntid.y", Special::ntid_y},       {"%ntid.z", Special::ntid_z},
@@ -30,6 +30,13 @@ constexpr std::array<SpecialName, 21> kSpecials = {{
     {"%lanemask_eq", Special::lanemask_eq}, {"%lanemask_lt", Special::lanemask_lt},
     {"%lanemask_le", Special::lanemask_le}, {"%lanemask_gt", Special::lanemask_gt},
     {"%lanemask_ge", Special::lanemask_ge}, {"WARP_SZ", Special::warpsize},
+    {"%clusterid.x", Special::clusterid_x}, {"%clusterid.y", Special::clusterid_y},
+    {"%clusterid.z", Special::clusterid_z}, {"%nclusterid.x", Special::nclusterid_x},
+    {"%nclusterid.y", Special::nclusterid_y}, {"%nclusterid.z", Special::nclusterid_z},
+    {"%cluster_ctaid.x", Special::cluster_ctaid_x}, {"%cluster_ctaid.y", Special::cluster_ctaid_y},
+    {"%cluster_ctaid.z", Special::cluster_ctaid_z}, {"%cluster_nctaid.x", Special::cluster_nctaid_x},
+    {"%cluster_nctaid.y", Special::cluster_nctaid_y}, {"%cluster_nctaid.z", Special::cluster_nctaid_z},
+    {"%cluster_ctarank", Special::cluster_ctarank}, {"%cluster_nctarank", Special::cluster_nctarank},
 }};
 }  // namespace
 

@@ -21,6 +21,9 @@ enum class Special : std::uint8_t {
   laneid, warpid, nwarpid, tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z,
   ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
   lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge, warpsize,
+  clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z,
+  cluster_ctaid_x, cluster_ctaid_y, cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z,
+  cluster_ctarank, cluster_nctarank,
 };
 std::optional<Special> parse_special(std::string_view name);  // "%tid.x"
 std::string_view name(Special s);

@@ -227,6 +227,14 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
       opts_.nctaid[2] > 65535)
     throw GridError(fmt::format("a grid of {}x{}x{} CTAs: each dimension is at least 1, y and z at most 65535",
                             opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]));
+  // Clusters: at most 16 CTAs (8 is the portable limit), tiling the grid.
+  grid_.shape.cluster = opts_.cluster;
+  const Dim3& cl = opts_.cluster;
+  if (cl[0] < 1 || cl[1] < 1 || cl[2] < 1 || cl[0] * cl[1] * cl[2] > 16 || opts_.nctaid[0] % cl[0] != 0 ||
+      opts_.nctaid[1] % cl[1] != 0 || opts_.nctaid[2] % cl[2] != 0)
+    throw GridError(fmt::format("a cluster of {}x{}x{} CTAs: it must have 1 to 16 CTAs and divide the grid of "
+                                "{}x{}x{} in each dimension",
+                                cl[0], cl[1], cl[2], opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]));
   // The CTAs that run: the selected ranges, in rank order, each once.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = opts_.ctas;
   if (ranges.empty()) ranges.push_back({0, grid_.shape.ctas() - 1});
@@ -373,6 +381,7 @@ std::uint32_t Machine::special(ptx::Special s, int thread, int c) const {
   const Dim3& ntid = grid_.shape.ntid;
   const Dim3& id = cta(c).id;
   const Dim3& nctaid = grid_.shape.nctaid;
+  const Dim3& cluster = grid_.shape.cluster;
   const auto nx = static_cast<std::uint32_t>(ntid[0]), ny = static_cast<std::uint32_t>(ntid[1]);
   const std::uint32_t bit = 1U << lane;
   switch (s) {
@@ -397,6 +406,22 @@ std::uint32_t Machine::special(ptx::Special s, int thread, int c) const {
     case Special::lanemask_gt: return ~(bit | (bit - 1));
     case Special::lanemask_ge: return ~(bit - 1);
     case Special::warpsize: return 32;
+    case Special::clusterid_x: return static_cast<std::uint32_t>(id[0] / cluster[0]);
+    case Special::clusterid_y: return static_cast<std::uint32_t>(id[1] / cluster[1]);
+    case Special::clusterid_z: return static_cast<std::uint32_t>(id[2] / cluster[2]);
+    case Special::nclusterid_x: return static_cast<std::uint32_t>(nctaid[0] / cluster[0]);
+    case Special::nclusterid_y: return static_cast<std::uint32_t>(nctaid[1] / cluster[1]);
+    case Special::nclusterid_z: return static_cast<std::uint32_t>(nctaid[2] / cluster[2]);
+    case Special::cluster_ctaid_x: return static_cast<std::uint32_t>(id[0] % cluster[0]);
+    case Special::cluster_ctaid_y: return static_cast<std::uint32_t>(id[1] % cluster[1]);
+    case Special::cluster_ctaid_z: return static_cast<std::uint32_t>(id[2] % cluster[2]);
+    case Special::cluster_nctaid_x: return static_cast<std::uint32_t>(cluster[0]);
+    case Special::cluster_nctaid_y: return static_cast<std::uint32_t>(cluster[1]);
+    case Special::cluster_nctaid_z: return static_cast<std::uint32_t>(cluster[2]);
+    case Special::cluster_ctarank:
+      return static_cast<std::uint32_t>(id[0] % cluster[0] +
+                                        cluster[0] * (id[1] % cluster[1] + cluster[1] * (id[2] % cluster[2])));
+    case Special::cluster_nctarank: return static_cast<std::uint32_t>(cluster[0] * cluster[1] * cluster[2]);
   }
   return 0;
 }

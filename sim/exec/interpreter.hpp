@@ -60,6 +60,7 @@ struct InterpreterOptions {
   std::array<int, 3> ntid = {0, 0, 0};  // block size; 0: .reqntid/.maxntid, else (32, 1, 1)
   int warpid = -1;                      // -1: every warp of the block runs; N: only warp N (%warpid, %tid)
   Dim3 nctaid = {1, 1, 1};              // the grid
+  Dim3 cluster = {1, 1, 1};             // CTAs of a cluster (%cluster_*): each divides nctaid, at most 16 in all
   // The CTAs that run, as inclusive ranges of ranks (GridShape::rank); empty: every CTA of the grid.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ctas;
   std::ostream* trace = nullptr;        // one line per executed instruction, when set

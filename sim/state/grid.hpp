@@ -3,7 +3,9 @@
 // threads' registers.
 //
 // A CTA's rank is its linear index in the grid, x fastest: rank = x + nx * (y + ny * z), the
-// order in which the interpreter runs CTAs (docs/ptx-interpreter.md, "A grid of CTAs").
+// order in which the interpreter runs CTAs (docs/ptx-interpreter.md, "A grid of CTAs"). A cluster
+// is a box of `cluster` CTAs; %clusterid = ctaid / cluster, %cluster_ctaid = ctaid % cluster, and
+// %cluster_ctarank ranks the CTAs of a cluster x fastest.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,8 +25,9 @@ class GridError : public Error {
 };
 
 struct GridShape {
-  Dim3 nctaid = {1, 1, 1};  // CTAs in x, y, z
-  Dim3 ntid = {32, 1, 1};   // threads of a CTA in x, y, z
+  Dim3 nctaid = {1, 1, 1};   // CTAs in x, y, z
+  Dim3 ntid = {32, 1, 1};    // threads of a CTA in x, y, z
+  Dim3 cluster = {1, 1, 1};  // CTAs of a cluster in x, y, z (each divides nctaid)
 
   [[nodiscard]] std::uint64_t ctas() const {
     return static_cast<std::uint64_t>(nctaid[0]) * static_cast<std::uint64_t>(nctaid[1]) *

@@ -125,6 +125,42 @@ TEST(Grid, BadGridsAreErrors) {
             "budget of 16777216 (raise it with --max-register-words)");
 }
 
+// Clusters tile the grid: %clusterid, %cluster_ctaid, %cluster_ctarank and the counts per CTA.
+TEST(Grid, ClusterRegisters) {
+  InterpreterOptions o;
+  o.nctaid = {4, 2, 1};
+  o.cluster = {2, 2, 1};
+  const Ran r = run_ptx(R"(
+.reg .b32 %r<8>;
+mov.u32 %r0, %clusterid.x;
+mov.u32 %r1, %clusterid.y;
+mov.u32 %r2, %nclusterid.x;
+mov.u32 %r3, %cluster_ctaid.x;
+mov.u32 %r4, %cluster_ctaid.y;
+mov.u32 %r5, %cluster_nctaid.y;
+mov.u32 %r6, %cluster_ctarank;
+mov.u32 %r7, %cluster_nctarank;
+)",
+                        {}, o);
+  const Machine& m = *r.machine;
+  ASSERT_EQ(m.ctas(), 8);
+  for (int c = 0; c < 8; ++c) {
+    const int x = c % 4, y = c / 4;
+    const auto reg = [&](const char* name) { return m.reg(0, r.index(name), c); };
+    EXPECT_EQ(reg("%r0"), static_cast<std::uint64_t>(x / 2)) << c;
+    EXPECT_EQ(reg("%r1"), 0U);
+    EXPECT_EQ(reg("%r2"), 2U);
+    EXPECT_EQ(reg("%r3"), static_cast<std::uint64_t>(x % 2));
+    EXPECT_EQ(reg("%r4"), static_cast<std::uint64_t>(y));
+    EXPECT_EQ(reg("%r5"), 2U);
+    EXPECT_EQ(reg("%r6"), static_cast<std::uint64_t>(x % 2 + 2 * y));
+    EXPECT_EQ(reg("%r7"), 4U);
+  }
+  o.cluster = {3, 1, 1};
+  EXPECT_EQ(error_of(".reg .b32 %r;\nmov.u32 %r, %cluster_ctarank;\n", o),
+            "a cluster of 3x1x1 CTAs: it must have 1 to 16 CTAs and divide the grid of 4x2x1 in each dimension");
+}
+
 // ptxmma run and debug on a grid STATE.yaml declares: every CTA, or those of --ctas, labelled.
 TEST(Grid, RunAndDebugShowEveryCta) {
   const std::string dir = ::testing::TempDir();

@@ -227,7 +227,7 @@ PtxState PtxState::from_node(const std::string& path, const YAML::Node& root) {
   }
   if (!r.IsMap()) s.file_.fail(r, "the state is a map (registers, shared, global, const, params, ntid, ...)");
   s.file_.check_keys(r,
-             {"registers", "shared", "global", "const", "params", "ntid", "warpid", "ctaid", "nctaid", "shared_size",
+             {"registers", "shared", "global", "const", "params", "ntid", "warpid", "ctaid", "nctaid", "cluster", "shared_size",
               "dynamic_shared"});
   return s;
 }
@@ -250,6 +250,7 @@ void PtxState::configure(InterpreterOptions& o) const {
     };
     triple("ntid", o.ntid, 1, 1024);
     triple("nctaid", o.nctaid, 1, 65535);
+    triple("cluster", o.cluster, 1, 16);
     // ctaid: run that CTA of the grid alone.
     Dim3 ctaid = {0, 0, 0};
     triple("ctaid", ctaid, 0, 65534);
@@ -280,7 +281,7 @@ Machine PtxState::machine(const ptx::Program& p, const InterpreterOptions& o) co
     return Machine(p, o);
   } catch (const GridError& e) {
     if (empty_) throw;
-    for (const char* key : {"ctaid", "nctaid"})
+    for (const char* key : {"ctaid", "nctaid", "cluster"})
       if (const YAML::Node n = file_.root[key]) file_.fail(n, e.what());
     throw;
   }
