@@ -1,5 +1,5 @@
 // special_check: the GPU's approximate special functions against ptxmma's models, exhaustively.
-//   special_check OUTDIR [FAMILY...]     (families: half rcp rsqrt sqrt ex2 lg2 f64 div rsqrt64 tanh; default all)
+//   special_check OUTDIR [FAMILY...]     (families: half rcp rsqrt sqrt ex2 lg2 f64 div rsqrt64 tanh sin cos; default all)
 // For each family it runs the instruction that fills the table (the .ftz form) over all 2^32 f32
 // inputs, builds the table through the model's own key (sim/numeric), then evaluates the model on
 // all 2^32 inputs of every instruction of the family on the host's cores and prints inputs checked,
@@ -22,6 +22,7 @@
 #include "sim/numeric/exp2.hpp"
 #include "sim/numeric/f32_bits.hpp"
 #include "sim/numeric/log2.hpp"
+#include "sim/numeric/sine_cosine.hpp"
 #include "sim/numeric/half_special.hpp"
 #include "sim/numeric/hyperbolic_tangent.hpp"
 #include "sim/numeric/reciprocal.hpp"
@@ -105,8 +106,7 @@ SpecialTable build(const char* name, unsigned bits, Key key, ExponentField field
       std::uint32_t e;
       const SpecialKey k = key(static_cast<std::uint32_t>(x), bits);
       if (!entry_for(k, g_out[x], e, field)) continue;
-      std::uint32_t unset = 0xffffffffu;
-      tab[k.index].compare_exchange_strong(unset, e, std::memory_order_relaxed);
+      if (tab[k.index].load(std::memory_order_relaxed) == 0xffffffffu) tab[k.index].store(e, std::memory_order_relaxed);
     }
   });
   SpecialTable t{name, bits, std::vector<std::uint32_t>(tab.size())};
@@ -478,7 +478,7 @@ void div_family() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: special_check OUTDIR [half|rcp|rsqrt|sqrt|ex2|lg2|f64|div|rsqrt64|tanh ...]\n");
+    std::fprintf(stderr, "usage: special_check OUTDIR [half|rcp|rsqrt|sqrt|ex2|lg2|f64|div|rsqrt64|tanh|sin|cos ...]\n");
     return 2;
   }
   g_dir = argv[1];
@@ -526,6 +526,14 @@ int main(int argc, char** argv) {
   }
   if (want("div")) div_family();
   if (want("rsqrt64")) rsqrt_f64_family();
+  if (want("sin"))
+    family("sin.approx.f32", sin_approx_key, {25},
+           {{"sin.approx.ftz.f32", kSinFtz, [](const SpecialTable& t, std::uint32_t x) { return sin_approx_f32(t, x); }},
+            {"sin.approx.f32", kSin, [](const SpecialTable& t, std::uint32_t x) { return sin_approx_f32(t, x); }}});
+  if (want("cos"))
+    family("cos.approx.f32", cos_approx_key, {25},
+           {{"cos.approx.ftz.f32", kCosFtz, [](const SpecialTable& t, std::uint32_t x) { return cos_approx_f32(t, x); }},
+            {"cos.approx.f32", kCos, [](const SpecialTable& t, std::uint32_t x) { return cos_approx_f32(t, x); }}});
   if (want("tanh"))
     family("tanh.approx.f32", [](std::uint32_t x, unsigned) { return tanh_approx_key(x); }, {23},
            {{"tanh.approx.f32", kTanhF32, [](const SpecialTable& t, std::uint32_t x) { return tanh_approx_f32(t, x); }}});

@@ -40,6 +40,10 @@ __device__ std::uint32_t eval(std::uint32_t x) {
   F32(kLg2Ftz, "lg2.approx.ftz.f32")
   F32(kLg2, "lg2.approx.f32")
   F32(kTanhF32, "tanh.approx.f32")
+  F32(kSinFtz, "sin.approx.ftz.f32")
+  F32(kCosFtz, "cos.approx.ftz.f32")
+  F32(kSin, "sin.approx.f32")
+  F32(kCos, "cos.approx.f32")
 #undef F32
 #undef F16
 #undef X2
@@ -57,7 +61,7 @@ struct Table {
   static constexpr void (*k[])(std::uint32_t, const std::uint32_t*, std::uint32_t, std::uint32_t*) = {run<Ops>...};
 };
 using All = Table<kRcpFtz, kRcp, kRsqrtFtz, kRsqrt, kSqrtFtz, kSqrt, kEx2Ftz, kEx2, kEx2F16, kEx2Bf16, kTanhF16,
-                  kTanhBf16, kEx2F16x2, kEx2Bf16x2, kTanhF16x2, kTanhBf16x2, kLg2Ftz, kLg2, kTanhF32>;
+                  kTanhBf16, kEx2F16x2, kEx2Bf16x2, kTanhF16x2, kTanhBf16x2, kLg2Ftz, kLg2, kTanhF32, kSinFtz, kCosFtz, kSin, kCos>;
 
 template <int Op>
 __device__ std::uint32_t eval2(std::uint32_t a, std::uint32_t b) {

@@ -4,7 +4,7 @@
 
 enum SpecialOp : int {
   kRcpFtz, kRcp, kRsqrtFtz, kRsqrt, kSqrtFtz, kSqrt, kEx2Ftz, kEx2, kEx2F16, kEx2Bf16, kTanhF16, kTanhBf16,
-  kEx2F16x2, kEx2Bf16x2, kTanhF16x2, kTanhBf16x2, kLg2Ftz, kLg2, kTanhF32,
+  kEx2F16x2, kEx2Bf16x2, kTanhF16x2, kTanhBf16x2, kLg2Ftz, kLg2, kTanhF32, kSinFtz, kCosFtz, kSin, kCos,
 };
 // Two-input f32 instructions (special_gpu_eval2).
 enum SpecialOp2 : int { kDivApproxFtz, kDivApprox, kDivFullFtz, kDivFull };
