@@ -57,6 +57,15 @@ void parallel(std::uint64_t n, F f) {
   for (auto& t : ts) t.join();
 }
 
+// splitmix64: the next word of the sequence seeded by z.
+std::uint64_t next_random(std::uint64_t& z) {
+  z += 0x9e3779b97f4a7c15ull;
+  std::uint64_t w = z;
+  w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9ull;
+  w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
+  return w ^ (w >> 31);
+}
+
 void gpu(int op, std::uint64_t n = kAll) {
   if (const char* err = special_gpu_eval(op, 0, nullptr, n, g_out)) {
     std::fprintf(stderr, "GPU: %s\n", err);
@@ -336,11 +345,7 @@ void rsqrt_f64_family() {
     parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
       std::uint64_t z = 0x9e3779b97f4a7c15ull * (s + 7) + static_cast<std::uint64_t>(batch);
       for (std::uint64_t i = s; i < e; ++i) {
-        z += 0x9e3779b97f4a7c15ull;
-        std::uint64_t w = z;
-        w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9ull;
-        w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
-        w ^= w >> 31;
+        std::uint64_t w = next_random(z);
         if (batch == 1 || batch == 2) w &= ~(1ull << 63);               // positive
         if (batch == 2) w = (w & 0x800fffffffffffffull) | ((w >> 52) % 2046 + 1) << 52;  // normal
         if (batch == 3) w &= 0x000fffffffffffffull;                   // subnormal
@@ -403,11 +408,7 @@ void div_family() {
     parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
       std::uint64_t z = 0x9e3779b97f4a7c15ull * (s + 1) + static_cast<std::uint64_t>(batch);
       for (std::uint64_t i = s; i < e; ++i) {
-        z += 0x9e3779b97f4a7c15ull;
-        std::uint64_t w = z;
-        w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9ull;
-        w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
-        w ^= w >> 31;
+        const std::uint64_t w = next_random(z);
         std::uint32_t x = static_cast<std::uint32_t>(w), y = static_cast<std::uint32_t>(w >> 32);
         if (batch == 1) {  // exponents within +-30 of each other around the middle of the range
           x = (x & 0x807fffffu) | ((100u + (x >> 24) % 55u) << 23);
