@@ -87,7 +87,6 @@ std::uint64_t Exec::address(const ptx::Operand& op, int lane) const {
 
 void register_all(std::vector<SemanticSpec>& t) {
   register_integer(t);
-  register_float(t);
   register_convert(t);
   register_memory(t);
   register_warp(t);

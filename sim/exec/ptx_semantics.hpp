@@ -62,13 +62,12 @@ struct SemanticSpec {
   SemanticFn fn;
 };
 
-void register_integer(std::vector<SemanticSpec>& t);  // sem_integer.cpp: int arithmetic, logic, mov, setp, selp
-void register_float(std::vector<SemanticSpec>& t);    // sem_float.cpp: no rows of its own; the float forms of
-                                                       // add ... abs are sem_integer.cpp rows calling float_arith
+void register_integer(std::vector<SemanticSpec>& t);  // sem_integer.cpp: int arithmetic, logic, mov, setp, selp;
+                                                       // their float forms call float_arith (sem_float.cpp)
 void register_convert(std::vector<SemanticSpec>& t);  // sem_convert.cpp: cvt, cvta
 void register_memory(std::vector<SemanticSpec>& t);   // sem_memory.cpp: ld, st, ldmatrix, stmatrix, movmatrix
 void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmma fences, shfl, vote, bar, fences
-void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, rsqrt, tanh (.approx)
+void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, rsqrt, tanh, lg2 (.approx)
 
 // Float arithmetic of one instruction on one lane (sem_float.cpp), for the shared opcodes.
 std::uint64_t float_arith(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b, std::uint64_t c);

@@ -327,6 +327,4 @@ bool float_test(const Instruction& ins, std::uint64_t a) {
   }
 }
 
-void register_float(std::vector<SemanticSpec>&) {}  // the shared opcodes are rows of sem_integer.cpp
-
 }  // namespace ptxmma::exec
