@@ -66,11 +66,15 @@ std::uint64_t next_random(std::uint64_t& z) {
   return w ^ (w >> 31);
 }
 
+// Stops the program when a GPU call returns an error message.
+void on_gpu(const char* err) {
+  if (!err) return;
+  std::fprintf(stderr, "GPU: %s\n", err);
+  std::exit(1);
+}
+
 void gpu(int op, std::uint64_t n = kAll) {
-  if (const char* err = special_gpu_eval(op, 0, nullptr, n, g_out)) {
-    std::fprintf(stderr, "GPU: %s\n", err);
-    std::exit(1);
-  }
+  on_gpu(special_gpu_eval(op, 0, nullptr, n, g_out));
 }
 
 // Edge inputs of every f32 instruction: zeros, subnormals, normals' ends, infinities, NaN payloads,
@@ -220,10 +224,7 @@ void half_family(const char* name, int op, int op_x2, const char* ptx_x2) {
   // The x2 form: every input in each lane, the other lane a different input.
   std::vector<std::uint32_t> in(1u << 16), out(1u << 16);
   for (std::uint32_t k = 0; k < in.size(); ++k) in[k] = k | ((k * 40503u + 12345u) & 0xffffu) << 16;
-  if (const char* err = special_gpu_eval(op_x2, 0, in.data(), in.size(), out.data())) {
-    std::fprintf(stderr, "GPU: %s\n", err);
-    std::exit(1);
-  }
+  on_gpu(special_gpu_eval(op_x2, 0, in.data(), in.size(), out.data()));
   std::uint64_t bad = 0;
   for (std::uint32_t k = 0; k < in.size(); ++k) bad += half_special_x2(t, in[k]) != out[k];
   std::printf("%s: 65536 inputs checked, 0 mismatches (the table is the GPU's results)\n", name);
@@ -320,10 +321,7 @@ void lg2_family() {
 void f64_family(const char* name, int op, Key key, unsigned bits, Model model) {
   const double t0 = now();
   std::uint32_t low_or = 0;
-  if (const char* err = special_gpu_eval64(op, 0, kAll, g_out, &low_or)) {
-    std::fprintf(stderr, "GPU: %s\n", err);
-    std::exit(1);
-  }
+  on_gpu(special_gpu_eval64(op, 0, kAll, g_out, &low_or));
   std::printf("%s: OR of every result's low word: %s\n", name, fmt_hex(low_or).c_str());
   write_edges(name);  // f64 forms: the input's and the result's high words
   SpecialTable t = build(name, bits, key, kF64HighExponent);
@@ -352,10 +350,7 @@ void rsqrt_f64_family() {
         in[i] = w;
       }
     });
-    if (const char* err = special_gpu_rsqrt_f64(in.data(), kBatch, out.data())) {
-      std::fprintf(stderr, "GPU: %s\n", err);
-      std::exit(1);
-    }
+    on_gpu(special_gpu_rsqrt_f64(in.data(), kBatch, out.data()));
     std::atomic<std::uint64_t> miss{0};
     std::mutex mu;
     parallel(kBatch, [&](std::uint64_t s, std::uint64_t e) {
@@ -381,10 +376,7 @@ void rsqrt_f64_family() {
   for (std::uint32_t h : edge_inputs())
     for (std::uint64_t lo : {0x0ull, 0x1ull, 0xffffffffull}) ein.push_back(std::uint64_t{h} << 32 | lo);
   eout.resize(ein.size());
-  if (const char* err = special_gpu_rsqrt_f64(ein.data(), ein.size(), eout.data())) {
-    std::fprintf(stderr, "GPU: %s\n", err);
-    std::exit(1);
-  }
+  on_gpu(special_gpu_rsqrt_f64(ein.data(), ein.size(), eout.data()));
   char b[64];
   for (std::size_t i = 0; i < ein.size(); ++i) {
     std::snprintf(b, sizeof b, "0x%016llx 0x%016llx", static_cast<unsigned long long>(ein[i]),
@@ -422,10 +414,7 @@ void div_family() {
       }
     });
     for (int op = 0; op < 4; ++op) {
-      if (const char* err = special_gpu_eval2(op, a.data(), b.data(), kBatch, g_out)) {
-        std::fprintf(stderr, "GPU: %s\n", err);
-        std::exit(1);
-      }
+      on_gpu(special_gpu_eval2(op, a.data(), b.data(), kBatch, g_out));
       std::atomic<std::uint64_t> miss{0};
       std::mutex mu;
       std::vector<std::uint64_t> first;
@@ -464,10 +453,7 @@ void div_family() {
       eb.push_back(y);
     }
   for (int op = 0; op < 4; ++op) {
-    if (const char* err = special_gpu_eval2(op, ea.data(), eb.data(), ea.size(), g_out)) {
-      std::fprintf(stderr, "GPU: %s\n", err);
-      std::exit(1);
-    }
+    on_gpu(special_gpu_eval2(op, ea.data(), eb.data(), ea.size(), g_out));
     for (std::size_t i = 0; i < ea.size(); ++i)
       g_edges << names[op] << " " << fmt_hex(ea[i]) << " " << fmt_hex(eb[i]) << " " << fmt_hex(g_out[i]) << "\n";
   }
