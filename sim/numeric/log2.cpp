@@ -38,7 +38,7 @@ std::uint32_t f32_from_fixed_rz(std::int64_t v, int fraction_bits) {
 // Without .ftz, ptxas scales a subnormal input by 2^24 and subtracts 24 from MUFU's result (FADD).
 std::uint32_t lg2_approx_f32(const SpecialTable& t, std::uint32_t x, bool ftz) {
   if (ftz || !f32_is_subnormal(x)) return mufu_lg2(t, x);
-  const std::uint32_t r = mufu_lg2(t, fmul_gpu(x, 0x4b800000u, false));
+  const std::uint32_t r = mufu_lg2(t, fmul_rn(x, 16777216.0f));
   if (f32_is_nan(r)) return kF32NaN;
   return bits_of(static_cast<float>(static_cast<double>(f32_of(r)) - 24.0));
 }
