@@ -5,9 +5,7 @@
 // `ptxmma eval`.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,39 +13,15 @@
 #include "sim/catalog/special_function.hpp"
 #include "sim/numeric/special_table.hpp"
 #include "tests/cli.hpp"
+#include "tests/special_edges.hpp"
 
 namespace ptxmma {
 namespace {
 
-// A line: NAME INPUT... OUTPUT, register bits in hex.
-struct EdgeLine {
-  std::string ptx;
-  std::vector<std::uint64_t> in;
-  std::uint64_t out = 0;
-};
-
-std::vector<EdgeLine> edge_lines() {
-  std::ifstream in(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/special-sm90/edges.txt");
-  std::vector<EdgeLine> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    EdgeLine e;
-    std::vector<std::string> words;
-    for (std::string w; ls >> w;) words.push_back(w);
-    if (words.size() < 3) throw Error("edges.txt: malformed line '" + line + "'");
-    e.ptx = words.front();
-    for (std::size_t i = 1; i + 1 < words.size(); ++i) e.in.push_back(std::stoull(words[i], nullptr, 16));
-    e.out = std::stoull(words.back(), nullptr, 16);
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
 TEST(SpecialFunction, GpuEdgeValues) {
-  const std::vector<EdgeLine> lines = edge_lines();
+  const std::vector<test::EdgeLine> lines = test::special_edge_lines();
   std::set<std::string> seen;
-  for (const EdgeLine& e : lines) {
+  for (const test::EdgeLine& e : lines) {
     const auto s = parse_special_instruction(e.ptx);
     ASSERT_TRUE(s) << e.ptx;
     ASSERT_EQ(e.in.size(), static_cast<std::size_t>(arity(*s))) << e.ptx;

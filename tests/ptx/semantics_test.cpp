@@ -1,12 +1,12 @@
 // Bit-exact semantics of each instruction family, with expected values worked out by hand (the
 // comments show the arithmetic) or from the number-format layer's documented rules.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "tests/ptx/ptx_test_util.hpp"
+#include "tests/special_edges.hpp"
 
 namespace ptxmma {
 namespace {
@@ -86,24 +86,17 @@ TEST(PtxSemantics, ApproximateSpecialFunctions) {
 // div.approx, div.full; NAME INPUT... OUTPUT) through the interpreter gives
 // the GPU's result.
 TEST(PtxSemantics, ApproximateFormsGiveTheGpuEdgeValues) {
-  std::ifstream in(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/special-sm90/edges.txt");
-  ASSERT_TRUE(in);
-  std::string line;
   int checked = 0;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::vector<std::string> w;
-    for (std::string t; ls >> t;) w.push_back(t);
-    ASSERT_GE(w.size(), 3U) << line;
-    const std::string& ptx = w.front();
+  for (const test::EdgeLine& e : test::special_edge_lines()) {
+    const std::string& ptx = e.ptx;
     if (ptx.ends_with(".f64")) {
-      const Ran r = run_ptx(".reg .f64 %d<2>;\nmov.b64 %d0, " + w[1] + ";\n" + ptx + " %d1, %d0;\n");
-      EXPECT_EQ(r.reg(0, "%d1"), std::stoull(w[2], nullptr, 16)) << line;
+      const Ran r = run_ptx(fmt::format(".reg .f64 %d<2>;\nmov.b64 %d0, {:#018x};\n{} %d1, %d0;\n", e.in[0], ptx));
+      EXPECT_EQ(r.reg(0, "%d1"), e.out) << ptx << " " << e.in[0];
     } else if (ptx.ends_with(".f32")) {
-      std::string src = ".reg .f32 %f<3>;\nmov.b32 %f0, " + w[1] + ";\n";
-      if (w.size() == 4) src += "mov.b32 %f1, " + w[2] + ";\n";
-      const Ran r = run_ptx(src + ptx + " %f2, %f0" + (w.size() == 4 ? ", %f1" : "") + ";\n");
-      EXPECT_EQ(r.reg(0, "%f2"), std::stoul(w.back(), nullptr, 16)) << line;
+      std::string src = fmt::format(".reg .f32 %f<3>;\nmov.b32 %f0, {:#010x};\n", e.in[0]);
+      if (e.in.size() == 2) src += fmt::format("mov.b32 %f1, {:#010x};\n", e.in[1]);
+      const Ran r = run_ptx(src + ptx + " %f2, %f0" + (e.in.size() == 2 ? ", %f1" : "") + ";\n");
+      EXPECT_EQ(r.reg(0, "%f2"), e.out) << ptx << " " << e.in[0];
     } else {
       continue;  // f16/bf16 forms: ApproximateSpecialFunctions
     }
