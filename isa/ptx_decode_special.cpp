@@ -1,5 +1,5 @@
-// Decoders of the approximate special functions ex2, rsqrt, tanh and lg2 (the forms ptxmma models
-// bit-exactly: sim/catalog/special_function.hpp); sin and cos are refused until they are.
+// Decoders of the approximate special functions ex2, rsqrt, tanh, lg2, sin and cos (the forms
+// ptxmma models bit-exactly: sim/catalog/special_function.hpp).
 // rcp, sqrt and div are decoded with the arithmetic (ptx_decode_alu.cpp).
 #include <fmt/format.h>
 

@@ -10,6 +10,7 @@
 #include "sim/numeric/hyperbolic_tangent.hpp"
 #include "sim/numeric/log2.hpp"
 #include "sim/numeric/reciprocal.hpp"
+#include "sim/numeric/sine_cosine.hpp"
 #include "sim/numeric/square_root.hpp"
 
 namespace ptxmma {
@@ -38,6 +39,10 @@ constexpr std::array kForms = {
     std::pair{"tanh.approx.bf16x2", SpecialInstruction{SpecialKind::tanh, SpecialType::bf16x2, false}},
     std::pair{"lg2.approx.f32", SpecialInstruction{SpecialKind::lg2, SpecialType::f32, false}},
     std::pair{"lg2.approx.ftz.f32", SpecialInstruction{SpecialKind::lg2, SpecialType::f32, true}},
+    std::pair{"sin.approx.f32", SpecialInstruction{SpecialKind::sin, SpecialType::f32, false}},
+    std::pair{"sin.approx.ftz.f32", SpecialInstruction{SpecialKind::sin, SpecialType::f32, true}},
+    std::pair{"cos.approx.f32", SpecialInstruction{SpecialKind::cos, SpecialType::f32, false}},
+    std::pair{"cos.approx.ftz.f32", SpecialInstruction{SpecialKind::cos, SpecialType::f32, true}},
     std::pair{"rcp.approx.ftz.f64", SpecialInstruction{SpecialKind::rcp, SpecialType::f64, true}},
     std::pair{"rsqrt.approx.ftz.f64", SpecialInstruction{SpecialKind::rsqrt, SpecialType::f64, true}},
     std::pair{"rsqrt.approx.f64", SpecialInstruction{SpecialKind::rsqrt, SpecialType::f64, false}},
@@ -104,6 +109,9 @@ std::uint64_t evaluate(const SpecialInstruction& s, std::uint64_t a, std::uint64
         case SpecialKind::div_approx: return div_approx_f32(special_table(SpecialTableId::rcp), x, y, s.ftz);
         case SpecialKind::div_full: return div_full_f32(special_table(SpecialTableId::rcp), x, y, s.ftz);
         case SpecialKind::tanh: return tanh_approx_f32(special_table(SpecialTableId::tanh), x);
+        // .ftz changes no result: every input below 2^-25 reads the table's first entry.
+        case SpecialKind::sin: return sin_approx_f32(special_table(SpecialTableId::sin), x);
+        case SpecialKind::cos: return cos_approx_f32(special_table(SpecialTableId::cos), x);
       }
       break;
     }

@@ -9,7 +9,7 @@
 
 namespace ptxmma {
 
-enum class SpecialKind { rcp, rsqrt, sqrt, ex2, tanh, lg2, div_approx, div_full };
+enum class SpecialKind { rcp, rsqrt, sqrt, ex2, tanh, lg2, sin, cos, div_approx, div_full };
 enum class SpecialType { f32, f64, f16, f16x2, bf16, bf16x2 };
 
 struct SpecialInstruction {

@@ -12,7 +12,8 @@ std::string_view special_table_name(SpecialTableId id) {
   static constexpr std::array<std::string_view, static_cast<std::size_t>(SpecialTableId::count)> kNames = {
       "rcp.approx.f32", "rsqrt.approx.f32", "sqrt.approx.f32", "ex2.approx.f32",
       "ex2.approx.f16", "ex2.approx.ftz.bf16", "tanh.approx.f16", "tanh.approx.bf16",
-      "lg2.approx.f32", "rcp.approx.ftz.f64", "rsqrt.approx.ftz.f64", "tanh.approx.f32"};
+      "lg2.approx.f32", "rcp.approx.ftz.f64", "rsqrt.approx.ftz.f64", "tanh.approx.f32",
+      "sin.approx.f32", "cos.approx.f32"};
   return kNames[static_cast<std::size_t>(id)];
 }
 

@@ -27,7 +27,7 @@ void sem_special(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes) {
 }  // namespace
 
 void register_special(std::vector<SemanticSpec>& t) {
-  for (const char* op : {"ex2", "rsqrt", "tanh", "lg2"}) t.push_back({op, sem_special});
+  for (const char* op : {"ex2", "rsqrt", "tanh", "lg2", "sin", "cos"}) t.push_back({op, sem_special});
 }
 
 }  // namespace ptxmma::exec
