@@ -1,13 +1,19 @@
-// snippet_capture: runs an nvcc-emitted PTX kernel of the form `kernel(const void* in, void* out)`
-// on a real GPU, one block or a grid of them, and writes a YAML test-vector file for `ptxmma test`
-// (docs/test-vectors.md): the PTX file, the input words in global memory, and the output words the
-// GPU stored, as the expected global memory.
+// snippet_capture: runs a compiler-emitted PTX kernel that reads one global input buffer and writes
+// one output buffer on a real GPU, one block or a grid of them, and writes a YAML test-vector file
+// for `ptxmma test` (docs/test-vectors.md): the PTX file, the input words in global memory, and the
+// output words the GPU stored, as the expected global memory.
 //
 //   snippet_capture --ptx FILE.ptx --entry NAME --threads T --in SPEC --out-words N
-//                   [--grid X[,Y[,Z]]] [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
+//                   [--grid X[,Y[,Z]]] [--params LIST] [--dynamic-shared BYTES]
+//                   [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
 //
 // --grid: the CTAs of the launch (default 1); the vector's state declares the same grid (`nctaid`),
 // and ptxmma runs every CTA of it.
+// --params: the kernel's parameters in order, comma-separated (default `in,out`): `in` and `out`
+// (the buffers' addresses), `null` (a 64-bit 0, e.g. Triton's unused scratch pointers), `u32:V`,
+// `u64:V` (a value).
+// --dynamic-shared: bytes of dynamic shared memory (`.extern .shared` arrays) for the launch and the
+// vector's state.
 //
 // SPEC: comma-separated segments KIND:COUNT, filled from a seeded generator (splitmix64):
 //   u32:N   N random words
@@ -15,6 +21,7 @@
 //   f32w:N  N f32 over the whole range: exponent in [-150, 130], one in 16 a special value
 //           (+-0, +-inf, NaN, the largest finite, the smallest subnormal, 448, 57344)
 //   f16:N   N random f16 (exponent in [-4, 4]), two to a word (N even)
+//   f16s:N  N random f16 below 1 in magnitude (exponent in [-8, -1]), two to a word (N even)
 // The output buffer starts as 0xcdcdcdcd words in both the GPU run and the vector's initial state,
 // so a word the kernel does not write is compared too. The simulated addresses of in and out are
 // fixed (0x100000 and 0x200000); the kernel sees them only through its two parameters.
@@ -49,7 +56,7 @@ void cu_check(CUresult r, const char* call) {
 }
 #define CU(call) cu_check((call), #call)
 
-constexpr std::uint64_t kInAddress = 0x100000, kOutAddress = 0x200000;  // also in the params line below
+constexpr std::uint64_t kInAddress = 0x100000, kOutAddress = 0x200000;
 constexpr std::uint32_t kOutFill = 0xcdcdcdcdu;  // also in the ramp line below
 
 struct Rng {
@@ -81,9 +88,9 @@ std::uint32_t f32_wide(Rng& r) {
   return f32_bits(r, -150, 130);
 }
 
-std::uint16_t f16_bits(Rng& r) {
+std::uint16_t f16_bits(Rng& r, int emin, int emax) {
   const auto sign = static_cast<std::uint16_t>((r.next() & 1U) << 15);
-  const int e = r.range(-4, 4);
+  const int e = r.range(emin, emax);
   return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | (r.next() & 0x3ffU));
 }
 
@@ -103,14 +110,15 @@ std::vector<std::uint32_t> fill(const std::string& spec, Rng& r) {
       for (long i = 0; i < n; ++i) words.push_back(f32_bits(r, -12, 12));
     } else if (kind == "f32w") {
       for (long i = 0; i < n; ++i) words.push_back(f32_wide(r));
-    } else if (kind == "f16") {
+    } else if (kind == "f16" || kind == "f16s") {
       if (n % 2) throw Fatal("--in: f16 segments need an even count");
+      const int emin = kind == "f16" ? -4 : -8, emax = kind == "f16" ? 4 : -1;
       for (long i = 0; i < n; i += 2) {
-        const std::uint32_t lo = f16_bits(r), hi = f16_bits(r);
+        const std::uint32_t lo = f16_bits(r, emin, emax), hi = f16_bits(r, emin, emax);
         words.push_back(lo | (hi << 16));
       }
     } else {
-      throw Fatal("--in: unknown kind '" + kind + "' (u32, f32, f32w, f16)");
+      throw Fatal("--in: unknown kind '" + kind + "' (u32, f32, f32w, f16, f16s)");
     }
   }
   return words;
@@ -138,9 +146,33 @@ void write_words(std::ostream& o, const char* indent, std::uint64_t address, con
   o << "]}\n";
 }
 
+// One kernel parameter: its bits and width, and how the YAML state spells it.
+struct Param {
+  enum Kind { in, out, value } kind = value;
+  std::uint64_t bits = 0;
+  bool wide = true;  // 8 bytes, else 4
+};
+
+std::vector<Param> parse_params(const std::string& list) {
+  std::vector<Param> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item == "in") out.push_back({Param::in});
+    else if (item == "out") out.push_back({Param::out});
+    else if (item == "null") out.push_back({Param::value, 0, true});
+    else if (item.rfind("u32:", 0) == 0) out.push_back({Param::value, std::stoull(item.substr(4), nullptr, 0), false});
+    else if (item.rfind("u64:", 0) == 0) out.push_back({Param::value, std::stoull(item.substr(4), nullptr, 0), true});
+    else throw Fatal("--params: unknown item '" + item + "' (in, out, null, u32:V, u64:V)");
+  }
+  if (out.empty()) throw Fatal("--params: empty list");
+  return out;
+}
+
 struct Options {
-  std::string ptx, entry, in_spec, yaml;
+  std::string ptx, entry, in_spec, yaml, params = "in,out";
   int threads = 32, out_words = 0, cases = 2, device = 0;
+  unsigned dynamic_shared = 0;
   unsigned grid[3] = {1, 1, 1};
   std::uint64_t seed = 1;
 };
@@ -162,6 +194,8 @@ Options parse(int argc, char** argv) {
     else if (a == "--seed") o.seed = std::stoull(value());
     else if (a == "--yaml") o.yaml = value();
     else if (a == "--device") o.device = std::stoi(value());
+    else if (a == "--params") o.params = value();
+    else if (a == "--dynamic-shared") o.dynamic_shared = static_cast<unsigned>(std::stoul(value()));
     else if (a == "--grid") {
       std::stringstream ss(value());
       std::string part;
@@ -206,6 +240,16 @@ int main(int argc, char** argv) try {
   if (jr != CUDA_SUCCESS) throw Fatal(opt.ptx + ": JIT failed: " + log.data());
   CUfunction fn;
   CU(cuModuleGetFunction(&fn, mod, opt.entry.c_str()));
+  if (opt.dynamic_shared > 48 * 1024)
+    CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(opt.dynamic_shared)));
+  std::vector<Param> params = parse_params(opt.params);
+  std::string yaml_params;
+  for (const Param& p : params) {
+    char buf[32];
+    const std::uint64_t shown = p.kind == Param::in ? kInAddress : p.kind == Param::out ? kOutAddress : p.bits;
+    std::snprintf(buf, sizeof buf, "%s%#llx", yaml_params.empty() ? "" : ", ", static_cast<unsigned long long>(shown));
+    yaml_params += buf;
+  }
 
   std::ostringstream y;
   y << "# Captured on " << name << " by tools/capture/snippet_capture (docs/hardware/snippets-sm90.md):\n"
@@ -214,10 +258,12 @@ int main(int argc, char** argv) try {
     << (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1
             ? " --grid " + std::to_string(opt.grid[0]) + "," + std::to_string(opt.grid[1]) + "," + std::to_string(opt.grid[2])
             : std::string())
+    << (opt.params != "in,out" ? " --params " + opt.params : std::string())
+    << (opt.dynamic_shared ? " --dynamic-shared " + std::to_string(opt.dynamic_shared) : std::string())
     << " --cases " << opt.cases
     << " --seed " << opt.seed << "\n"
     << "# Expected values are the words the GPU stored; do not edit.\n"
-    << "description: \"" << opt.entry << ": nvcc-emitted PTX, results captured on " << name << "\"\n"
+    << "description: \"" << opt.entry << ": compiler-emitted PTX, results captured on " << name << "\"\n"
     << "target: sm_90a\ncases:\n";
   for (int c = 0; c < opt.cases; ++c) {
     Rng rng{opt.seed * 1000003ULL + static_cast<std::uint64_t>(c)};
@@ -228,9 +274,16 @@ int main(int argc, char** argv) try {
     CU(cuMemAlloc(&dout, out.size() * 4));
     CU(cuMemcpyHtoD(din, in.data(), in.size() * 4));
     CU(cuMemcpyHtoD(dout, out.data(), out.size() * 4));
-    void* params[] = {&din, &dout};
-    CU(cuLaunchKernel(fn, opt.grid[0], opt.grid[1], opt.grid[2], static_cast<unsigned>(opt.threads), 1, 1, 0, nullptr,
-                      params, nullptr));
+    // Each parameter's bytes in its own slot: cuLaunchKernel reads as many as the kernel declares.
+    std::vector<std::uint64_t> slots(params.size());
+    std::vector<void*> args(params.size());
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      slots[i] = params[i].kind == Param::in ? din : params[i].kind == Param::out ? dout : params[i].bits;
+      if (!params[i].wide && slots[i] > 0xffffffffULL) throw Fatal("--params: a u32 value does not fit 32 bits");
+      args[i] = &slots[i];  // little-endian: a u32 parameter reads the slot's low 4 bytes
+    }
+    CU(cuLaunchKernel(fn, opt.grid[0], opt.grid[1], opt.grid[2], static_cast<unsigned>(opt.threads), 1, 1,
+                      opt.dynamic_shared, nullptr, args.data(), nullptr));
     CU(cuCtxSynchronize());
     CU(cuMemcpyDtoH(out.data(), dout, out.size() * 4));
     CU(cuMemFree(din));
@@ -243,11 +296,12 @@ int main(int argc, char** argv) try {
       << "      ntid: [" << opt.threads << ", 1, 1]\n";
     if (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1)
       y << "      nctaid: [" << opt.grid[0] << ", " << opt.grid[1] << ", " << opt.grid[2] << "]\n";
-    y
-      << "      params: [0x100000, 0x200000]\n"
+    if (opt.dynamic_shared) y << "      dynamic_shared: " << opt.dynamic_shared << "\n";
+    y << "      params: [" << yaml_params << "]\n"
       << "      global:\n";
     write_words(y, "        ", kInAddress, in);
-    y << "        - {address: 0x200000, type: b32, ramp: {start: 0xcdcdcdcd, step: 0, count: " << out.size() << "}}\n";
+    y << "        - {address: " << std::hex << std::showbase << kOutAddress << std::dec << std::noshowbase
+      << ", type: b32, ramp: {start: 0xcdcdcdcd, step: 0, count: " << out.size() << "}}\n";
     y << "    expect:\n      global:\n";
     write_words(y, "        ", kOutAddress, out);
   }
