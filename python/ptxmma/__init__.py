@@ -34,7 +34,7 @@ except ImportError:  # optional: bit patterns and numpy's own types still work
     _ml = None
 
 __version__ = "0.1.0"
-__all__ = ["mma", "wgmma", "layout", "Warp", "Warpgroup", "replay", "explain", "convert", "values",
+__all__ = ["mma", "wgmma", "layout", "Warp", "Warpgroup", "replay", "explain", "convert", "values", "special",
            "golden", "golden_cases", "scatter", "gather", "addresses", "TYPES", "ARCHS"]
 
 TYPES = {t["name"]: t for t in _c.types()}
@@ -382,6 +382,42 @@ def values(bits, type):  # noqa: A002  (the PTX word)
     a = _codes(np.asarray(bits), type, "bits")
     out = _c.values(a.reshape(-1), type).reshape(shape)
     return float(out) if scalar else out
+
+
+def _special_operand(x, t, arg):
+    """Bit patterns (uint64) of an approximate function's operand of type `t`; packed x2 forms take
+    their b32 words as unsigned integers."""
+    if t in ("f16x2", "bf16x2"):
+        a = np.asarray(x)
+        if a.dtype.kind not in "ui" or (a.size and (int(a.min()) < 0 or int(a.max()) >> 32)):
+            raise _arg_error(arg, f"{t} operands are packed pairs: 32-bit unsigned words")
+        return np.ascontiguousarray(a, dtype=np.uint64)
+    return _codes(x, t, arg)
+
+
+def special(instr, x, y=None, raw=False):
+    """An approximate special-function instruction (``ex2``/``lg2``/``rcp``/``rsqrt``/``sqrt``/``sin``/
+    ``cos``/``tanh`` ``.approx``, ``div.approx``/``div.full`` of x by y) on every element, as the
+    H100/H200 computes it (docs/hardware/special-functions-sm90.md): e.g.
+    ``special("ex2.approx.ftz.f32", np.float32([1, -1]))``. Elements as for the matrix functions
+    (floats as values, unsigned arrays as bit patterns; f16x2/bf16x2 forms: uint32 words). Returns
+    an array of the operand's shape, typed like it (``raw=True``: bit patterns)."""
+    if not isinstance(instr, str):
+        raise _arg_error("instr", "expected the instruction as a string, e.g. 'ex2.approx.f32'")
+    info = _c.special_info(instr)
+    t = info["type"]
+    if (y is None) != (info["arity"] == 1):
+        raise _arg_error("y", f"{instr} takes {'one operand' if info['arity'] == 1 else 'two operands, x / y'}")
+    a = _special_operand(x, t, "x")
+    b = a
+    if y is not None:
+        b = _special_operand(y, t, "y")
+        if b.shape != a.shape:
+            raise _arg_error("y", f"shape {b.shape} differs from x's {a.shape}")
+    out = _c.special_eval(instr, a.reshape(-1), b.reshape(-1)).reshape(a.shape)
+    if t in ("f16x2", "bf16x2"):
+        return out.astype(np.uint32)
+    return _typed(out, t, raw)
 
 
 # ---- golden sets ----

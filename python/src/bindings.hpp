@@ -62,5 +62,6 @@ void bind_wgmma(nb::module_& m);
 void bind_layout(nb::module_& m);
 void bind_machine(nb::module_& m);
 void bind_golden(nb::module_& m);
+void bind_special(nb::module_& m);
 
 }  // namespace ptxmma::py

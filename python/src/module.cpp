@@ -19,4 +19,5 @@ NB_MODULE(_ptxmma, m) {
   ptxmma::py::bind_layout(m);
   ptxmma::py::bind_machine(m);
   ptxmma::py::bind_golden(m);
+  ptxmma::py::bind_special(m);
 }
