@@ -718,6 +718,54 @@ const std::vector<Variant>& sparse_table() {
   return table;
 }
 
+// The wmma.mma variants (PTX ISA, wmma.mma), fragment sizes per lane as the ISA gives them: f16's
+// A and B fragments hold 16 elements where 8 would do (docs/hardware/wmma-sm90.md: the copies), the
+// other types' hold each element once.
+const std::vector<Variant>& wmma_table() {
+  static const std::vector<Variant> table = [] {
+    std::vector<Variant> t;
+    const std::string P = "wmma.mma.sync.aligned.";
+    const char* rl[] = {"row", "col"};
+    auto add = [&](const std::string& ptx, int m, int n, int k, Ty ab, Ty c, Ty d, Words w, int min_sm, int min_ptx) {
+      Variant v = make_variant(ptx, m, n, k, ab, ab, c, d, min_sm, min_ptx);
+      v.w = w;
+      t.push_back(v);
+    };
+    struct Shape {
+      int m, n, k;
+    };
+    for (const char* al : rl)
+      for (const char* bl : rl) {
+        const std::string lay = std::string(al) + "." + bl + ".";
+        for (Shape s : {Shape{16, 16, 16}, Shape{32, 8, 16}, Shape{8, 32, 16}}) {
+          const std::string sh = shape_name(s.m, s.n, s.k) + ".";
+          for (Ty d : {Ty::f16, Ty::f32})
+            for (Ty c : {Ty::f16, Ty::f32})
+              add(P + lay + sh + info(d).name + "." + info(c).name, s.m, s.n, s.k, Ty::f16, c, d,
+                  {8, 8, c == Ty::f16 ? 4 : 8, d == Ty::f16 ? 4 : 8}, 70, 60);
+          add(P + lay + sh + "f32.bf16.bf16.f32", s.m, s.n, s.k, Ty::bf16, Ty::f32, Ty::f32,
+              {s.m * s.k / 64, s.k * s.n / 64, 8, 8}, 80, 70);
+          for (Ty a : {Ty::s8, Ty::u8})
+            for (const char* sat : {"", ".satfinite"})
+              add(P + lay + sh + "s32." + info(a).name + "." + info(a).name + ".s32" + sat, s.m, s.n, s.k, a, Ty::s32,
+                  Ty::s32, {s.m * s.k / 128, s.k * s.n / 128, 8, 8}, 72, 63);
+        }
+        add(P + lay + "m16n16k8.f32.tf32.tf32.f32", 16, 16, 8, Ty::tf32, Ty::f32, Ty::f32, {4, 4, 8, 8}, 80, 70);
+        for (const char* rnd : {"", ".rn", ".rz", ".rm", ".rp"})
+          add(P + lay + "m8n8k4" + rnd + ".f64.f64.f64.f64", 8, 8, 4, Ty::f64, Ty::f64, Ty::f64, {2, 2, 4, 4}, 80, 70);
+      }
+    for (Ty a : {Ty::s4, Ty::u4})
+      for (const char* sat : {"", ".satfinite"})
+        add(P + "row.col.m8n8k32.s32." + info(a).name + "." + info(a).name + ".s32" + sat, 8, 8, 32, a, Ty::s32, Ty::s32,
+            {1, 1, 2, 2}, 75, 63);
+    for (const char* op : {"xor", "and"})
+      add(std::string("wmma.mma.") + op + ".popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", 8, 8, 128, Ty::b1,
+          Ty::s32, Ty::s32, {1, 1, 2, 2}, std::string(op) == "xor" ? 75 : 80, std::string(op) == "xor" ? 63 : 71);
+    return t;
+  }();
+  return table;
+}
+
 // Canonical spelling for table look-up: the f64 rounding token and .satfinite go right after the
 // layouts (ptxas accepts them also as the last token); an explicit .rn is the default.
 std::string canonical(const std::string& ptx) {
@@ -741,6 +789,11 @@ std::string canonical(const std::string& ptx) {
 }
 
 std::optional<Variant> lookup(const std::string& ptx, int sel = -1) {
+  if (starts_with(ptx, "wmma.")) {
+    for (const auto& v : wmma_table())
+      if (v.ptx == ptx) return v;
+    return std::nullopt;
+  }
   if (sel >= 0) {  // sparse: the spelling as the table has it
     for (const auto& v : sparse_table())
       if (v.ptx == ptx && v.sel == sel) return v;
@@ -1313,6 +1366,9 @@ Mode 1, generate inputs and capture:
     --families  comma list (default bits,narrow,wide,special,cancel,intlike); known:
               bits narrow wide special cancel intlike align bigsmall subnormal overflow cbig ctiny tf32junk
     --set NAME  the manifest's "set" (default: the last component of DIR)
+    --wmma    the wmma.mma variants instead (every shape, type and layout sm_90 runs), each lane's
+              fragment registers loaded raw like mma's: VARIANT names one, e.g.
+              wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
     --sparse  the sparse variants instead (mma.sp and mma.sp::ordered_metadata, docs/mma-catalogue.md §3.1): one entry
               per legal sparsity selector, a metadata word per lane after C whose every nibble is
               defined (docs/hardware/mma-sp-format.md); VARIANT then names a sparse instruction, e.g.
@@ -1335,7 +1391,7 @@ Common options:
   --force           write into DIR even if it already holds a manifest.json
   --verbose         print the JIT's info log
   --list            print the variant table (instruction, words a/b/c/d, types, min sm, min PTX) and exit;
-                    with --sparse the sparse one (one line per selector)
+                    with --sparse the sparse one (one line per selector), with --wmma the wmma one
   --help            this text
 
 Build: nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o build-capture/mma_capture tools/capture/mma_capture.cu -lcuda
@@ -1349,7 +1405,7 @@ struct Options {
   bool seed_given = false;
   std::vector<std::string> families = kDefaultFamilies;
   bool families_given = false;
-  bool all = false, no_gpu = false, force = false, verbose = false, list = false, sparse = false;
+  bool all = false, no_gpu = false, force = false, verbose = false, list = false, sparse = false, wmma = false;
   int device = 0;
   std::vector<std::string> variants;
 };
@@ -1398,6 +1454,8 @@ Options parse_args(int argc, char** argv) {
       o.all = true;
     } else if (a == "--sparse") {
       o.sparse = true;
+    } else if (a == "--wmma") {
+      o.wmma = true;
     } else if (a == "--device") {
       o.device = static_cast<int>(parse_int(a, next(), 0, 1023));
     } else if (a == "--target") {
@@ -1428,13 +1486,14 @@ Options parse_args(int argc, char** argv) {
   if (!o.rerun.empty()) {
     if (o.all || !o.variants.empty()) fail("--rerun takes no variants and no --all: it runs the set's own");
     if (o.families_given || o.seed_given) fail("--rerun takes no --families or --seed: the inputs come from the set");
-    if (o.sparse) fail("--rerun takes no --sparse: the set's manifest says which entries are sparse");
+    if (o.sparse || o.wmma) fail("--rerun takes no --sparse or --wmma: the set's manifest says what each entry is");
   } else {
     if (o.all == !o.variants.empty()) fail("give either --all or one or more VARIANTs (see --help)");
   }
   if (o.out.empty() && !(o.no_gpu && !o.dump_ptx.empty()))
     fail("--out DIR is required (only --no-gpu --dump-ptx DIR may go without it)");
   if (o.families.empty()) fail("--families: empty list");
+  if (o.sparse && o.wmma) fail("--sparse and --wmma are two tables: give one");
   return o;
 }
 
@@ -1476,8 +1535,8 @@ Variant variant_from_manifest(const JVal& e, const std::string& where) {
   const std::string ptx = str(e, "ptx");
   const JVal* sp = e.find("sparse");
   const int sel = sp && sp->kind == JVal::Obj ? num(*sp, "selector", 0, 3) : -1;
-  if (sel < 0 && !starts_with(ptx, "mma.sync.aligned.") && !starts_with(ptx, "mma.sync."))
-    fail(where + ": '" + ptx + "' is not a warp-level mma.sync instruction");
+  if (sel < 0 && !starts_with(ptx, "mma.sync.") && !starts_with(ptx, "wmma.mma."))
+    fail(where + ": '" + ptx + "' is not a warp-level mma.sync or wmma.mma instruction");
   if (ptx.find("block_scale") != std::string::npos)
     fail(where + ": '" + ptx + "': block-scaled mma takes extra operands; not supported here");
   const JVal* w = e.find("words");
@@ -1612,7 +1671,7 @@ struct Runner {
   int mode1() {
     std::vector<Variant> vars;
     if (o.all) {
-      for (const auto& v : o.sparse ? sparse_table() : variant_table()) {
+      for (const auto& v : o.sparse ? sparse_table() : o.wmma ? wmma_table() : variant_table()) {
         if (gpu.active && gpu.cc() < v.min_sm) {
           std::cerr << "skip " << v.ptx << ": needs " << sm_label(v.min_sm) << "\n";
           continue;
@@ -1891,8 +1950,8 @@ struct Runner {
   }
 };
 
-void print_list(bool sparse) {
-  for (const auto& v : sparse ? sparse_table() : variant_table()) {
+void print_list(bool sparse, bool wmma) {
+  for (const auto& v : sparse ? sparse_table() : wmma ? wmma_table() : variant_table()) {
     std::printf("%-64s a/b/c/d %2d/%2d/%2d/%2d  %s.%s.%s.%s  min %s, PTX %d.%d", v.ptx.c_str(), v.w.a, v.w.b, v.w.c,
                 v.w.d, info(v.ta).name, info(v.tb).name, info(v.tc).name, info(v.td).name, sm_label(v.min_sm).c_str(),
                 v.min_ptx / 10, v.min_ptx % 10);
@@ -1908,7 +1967,7 @@ int main(int argc, char** argv) {
   try {
     run.o = parse_args(argc, argv);
     if (run.o.list) {
-      print_list(run.o.sparse);
+      print_list(run.o.sparse, run.o.wmma);
       return 0;
     }
     run.start();
