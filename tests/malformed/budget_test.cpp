@@ -9,6 +9,7 @@
 #include "sim/exec/interpreter.hpp"
 #include "tests/malformed/malformed.hpp"
 #include "tools/vectors/ptx_state.hpp"
+#include "tools/vectors/test_vectors.hpp"
 
 namespace ptxmma::malformed {
 namespace {
@@ -141,6 +142,12 @@ TEST(Malformed, YamlAliases) {
   EXPECT_EQ(test.status, 1);
   EXPECT_NE(test.out.find("FAIL " + cycle + ": (file)\n  " + cycle + ":2:5: an alias inside"), std::string::npos) << test.out;
   EXPECT_NE(test.out.find(" passed, 1 failed\n"), std::string::npos) << test.out;
+  // A compressed vector file: a broken stream, and one that expands past the input-bytes budget.
+  const std::string cut = dir.write("cut.test.yaml.xz", kXz1408.substr(0, 40));
+  EXPECT_EQ(error_of([&] { (void)VectorFile::load(cut); }), cut + ": not a valid xz file (truncated, liblzma error 10)");
+  const BudgetScope input(&Budget::input_bytes, 1024);
+  const std::string bomb = dir.write("bomb.test.yaml.xz", kXz1408);
+  EXPECT_EQ(error_of([&] { (void)VectorFile::load(bomb); }), bomb + ": more than 1024 bytes when decompressed, the most it may hold");
 }
 
 TEST(Malformed, CommandLineOptions) {

@@ -34,7 +34,7 @@ TEST(HardwareSnippets, EveryCapturedCaseMatchesWithoutDiagnostics) {
 TEST(HardwareSnippets, RealKernelCorpusGivesTheGpuBytes) {
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(std::string(PTXMMA_SOURCE_DIR) + "/tests/kernels"))
-    if (e.path().string().ends_with(".test.yaml")) files.push_back(e.path().string());
+    if (e.path().string().ends_with(".test.yaml.xz")) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 2U);
   const auto results = run_vector_files(files, 2);

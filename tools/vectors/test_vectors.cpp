@@ -20,7 +20,9 @@
 #include "sim/exec/mma.hpp"
 #include "sim/model/model.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/util/budget.hpp"
 #include "sim/util/input_file.hpp"
+#include "tools/vectors/data_file.hpp"
 #include "tools/vectors/matrix_operands.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/value_text.hpp"
@@ -376,7 +378,12 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
 }  // namespace
 
 VectorFile VectorFile::load(const std::string& path, const std::string& target) {
-  return parse(read_input_file(path), path, target);
+  std::string text = read_input_file(path);
+  if (path.ends_with(".xz")) {  // large captured vectors (tests/kernels) are kept compressed
+    const std::vector<std::uint8_t> plain = decode_data_file(text, path, budget().input_bytes);
+    text.assign(plain.begin(), plain.end());
+  }
+  return parse(text, path, target);
 }
 
 VectorFile VectorFile::parse(const std::string& text, const std::string& path, const std::string& target) {

@@ -22,7 +22,8 @@ struct VectorFile {
   std::vector<std::shared_ptr<const VectorCase>> cases;
   YamlFile yaml;
 
-  // Reads and checks the file; Error "file:line:col: what is wrong" on the first problem.
+  // Reads and checks the file (xz-compressed when its name ends in .xz); Error "file:line:col:
+  // what is wrong" on the first problem.
   // `target` applies where the file names none (its `target:` wins, and a case's own over both).
   static VectorFile load(const std::string& path, const std::string& target = "sm_90a");
   // The same from the text of a file named `path` (snippet_file and init_file are relative to it).
