@@ -79,6 +79,8 @@ PtxType ld_type(const Instruction& ins, Quals& q) {
 
 void data(const Program& p, const Instruction& ins, Operand& op, PtxType t, int vec, bool is_store) {
   const std::string what = is_store ? "the value" : "the destination";
+  // ptxas takes a one-element vector as the scalar it holds (Triton writes `ld.global.b32 { %r1 }`).
+  if (vec == 1 && op.kind == Operand::Kind::vec && op.elems.size() == 1) op = Operand(op.elems[0]);
   if (vec == 1) {
     if (is_store)
       value(p, ins, op, t, what, true);

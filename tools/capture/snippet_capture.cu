@@ -22,6 +22,8 @@
 //           (+-0, +-inf, NaN, the largest finite, the smallest subnormal, 448, 57344)
 //   f16:N   N random f16 (exponent in [-4, 4]), two to a word (N even)
 //   f16s:N  N random f16 below 1 in magnitude (exponent in [-8, -1]), two to a word (N even)
+//   bf16s:N N random bf16 below 1 in magnitude (exponent in [-8, -1]), two to a word (N even)
+//   e4m3:N  N random finite e4m3 bytes (every code but the two NaNs), four to a word (N a multiple of 4)
 // The output buffer starts as 0xcdcdcdcd words in both the GPU run and the vector's initial state,
 // so a word the kernel does not write is compared too. The simulated addresses of in and out are
 // fixed (0x100000 and 0x200000); the kernel sees them only through its two parameters.
@@ -94,6 +96,17 @@ std::uint16_t f16_bits(Rng& r, int emin, int emax) {
   return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | (r.next() & 0x3ffU));
 }
 
+std::uint16_t bf16_bits(Rng& r) {
+  const auto sign = static_cast<std::uint16_t>((r.next() & 1U) << 15);
+  const int e = r.range(-8, -1);
+  return static_cast<std::uint16_t>(sign | ((e + 127) << 7) | (r.next() & 0x7fU));
+}
+
+std::uint32_t e4m3_byte(Rng& r) {
+  const auto b = static_cast<std::uint32_t>(r.next() & 0xffU);
+  return (b & 0x7fU) == 0x7fU ? b ^ 1U : b;  // 0x7f and 0xff are e4m3's NaNs
+}
+
 std::vector<std::uint32_t> fill(const std::string& spec, Rng& r) {
   std::vector<std::uint32_t> words;
   std::stringstream ss(spec);
@@ -117,8 +130,21 @@ std::vector<std::uint32_t> fill(const std::string& spec, Rng& r) {
         const std::uint32_t lo = f16_bits(r, emin, emax), hi = f16_bits(r, emin, emax);
         words.push_back(lo | (hi << 16));
       }
+    } else if (kind == "bf16s") {
+      if (n % 2) throw Fatal("--in: bf16 segments need an even count");
+      for (long i = 0; i < n; i += 2) {
+        const std::uint32_t lo = bf16_bits(r), hi = bf16_bits(r);
+        words.push_back(lo | (hi << 16));
+      }
+    } else if (kind == "e4m3") {
+      if (n % 4) throw Fatal("--in: e4m3 segments need a multiple of 4");
+      for (long i = 0; i < n; i += 4) {
+        std::uint32_t w = 0;
+        for (int b = 0; b < 4; ++b) w |= e4m3_byte(r) << (8 * b);
+        words.push_back(w);
+      }
     } else {
-      throw Fatal("--in: unknown kind '" + kind + "' (u32, f32, f32w, f16, f16s)");
+      throw Fatal("--in: unknown kind '" + kind + "' (u32, f32, f32w, f16, f16s, bf16s, e4m3)");
     }
   }
   return words;

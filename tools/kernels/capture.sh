@@ -1,16 +1,33 @@
 #!/usr/bin/env bash
 # Captures every kernel of the real-kernel corpus (tests/kernels/, docs/kernels.md) on the GPU:
-# snippet_capture runs the committed PTX and writes its .test.yaml beside it in OUT_DIR.
-#   tools/kernels/capture.sh SNIPPET_CAPTURE_BINARY KERNELS_DIR OUT_DIR
+# snippet_capture runs the committed PTX and writes its .test.yaml (xz -9 it beside the PTX).
+#   tools/kernels/capture.sh SNIPPET_CAPTURE_BINARY TESTS_DIR OUT_DIR   (TESTS_DIR: the repository's tests/)
 set -euo pipefail
-bin=$1 kernels=$2 out=$3
-run() {  # DIR/NAME ENTRY THREADS OPTIONS...
+bin=$1 tests=$2 out=$3
+run() {  # DIR/NAME (under tests/) ENTRY THREADS OPTIONS...
   mkdir -p "$out/$(dirname "$1")"
-  "$bin" --ptx "$kernels/$1.ptx" --entry "$2" --threads "$3" --cases 2 --seed 1 --yaml "$out/$1.test.yaml" "${@:4}"
+  "$bin" --ptx "$tests/$1.ptx" --entry "$2" --threads "$3" --cases 2 --seed 1 --yaml "$out/$1.test.yaml" "${@:4}"
 }
-# Triton fused attention (tools/kernels/triton_attention.py): seq 128, head 64, two 64-row CTAs;
-# Q, K, V f16 below 1 in magnitude; O f32. Dynamic shared memory as Triton reported it.
-run triton-attention/attention_sm80 attention 128 --grid 2 --params in,out,u32:128,null,null \
-  --dynamic-shared 24576 --in f16s:24576 --out-words 8192
-run triton-attention/attention_sm90a attention 128 --grid 2 --params in,out,u32:128,null,null \
-  --dynamic-shared 32768 --in f16s:24576 --out-words 8192
+# Dynamic shared memory as tools/kernels/triton_corpus.py reported it; Triton's two scratch
+# pointers null.
+# Fused attention: seq 128, head 64, two 64-row CTAs; Q, K, V f16 below 1 in magnitude; O f32.
+for t in sm80:24576 sm90a:32768; do
+  run kernels/triton-attention/attention_${t%:*} attention 128 --grid 2 --params in,out,u32:128,null,null \
+    --dynamic-shared ${t#*:} --in f16s:24576 --out-words 8192
+done
+# Matmul 128 x 128 x 128 (A then B in the input), 64 x 64 tiles: a grid of 4, 4 or 2 K steps.
+for t in f16_sm80:16384:f16s f16_sm90a:24576:f16s bf16_sm80:16384:bf16s bf16_sm90a:24576:bf16s; do
+  IFS=: read -r name smem kind <<<"$t"
+  run kernels/triton-matmul/matmul_$name matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:128,null,null \
+    --dynamic-shared "$smem" --in "$kind:32768" --out-words 16384
+done
+for t in sm89 sm90a; do
+  run kernels/triton-matmul/matmul_e4m3_$t matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:128,null,null \
+    --dynamic-shared 16384 --in e4m3:32768 --out-words 16384
+done
+# Row-wise softmax (and layer norm: tests/data/contraction-sm90, the ptxas contraction witness):
+# 8 rows of 96 f32 (exponents -12..12) under a 128-wide block.
+for k in kernels/triton-rows/softmax data/contraction-sm90/layernorm; do
+  run ${k}_sm80 ${k##*/} 128 --grid 8 --params in,out,u32:96,null,null --dynamic-shared 16 \
+    --in f32:768 --out-words 768
+done
