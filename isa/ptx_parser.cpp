@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "isa/contraction.hpp"
 #include "isa/ptx_opcodes.hpp"
 #include "sim/util/input_file.hpp"
 #include "sim/util/target.hpp"
@@ -950,6 +951,7 @@ class Parser {
       return;
     }
     if (prog_.bare) resolve_labels();
+    contract_multiply_adds(prog_);
     // Global variables sit at kGlobalBase in the global space.
     for (Variable& v : prog_.variables)
       if (v.space == Space::global) v.address += kGlobalBase;

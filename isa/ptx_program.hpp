@@ -87,6 +87,8 @@ struct WgmmaCall {
   int sp_sel = 0;   // wgmma.mma_async.sp: the sparsity selector
 };
 
+struct Contraction;  // isa/contraction.hpp
+
 struct Decoded {
   PtxType type = PtxType::none;   // the instruction type (cvt: destination)
   PtxType type2 = PtxType::none;  // cvt: source type; setp/selp compare type ...
@@ -105,6 +107,8 @@ struct Decoded {
   int groups = 0;                 // AsyncStep::wait: the most recent groups that may stay pending
   std::shared_ptr<const MmaInstruction> mma;  // mma: the validated variant
   std::shared_ptr<const WgmmaCall> wgmma;     // wgmma.mma_async
+  // add/sub that ptxas fuses with the multiply of one of its operands (isa/contraction.hpp).
+  std::shared_ptr<const Contraction> contraction;
 };
 
 struct Instruction {

@@ -71,6 +71,9 @@ void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, r
 
 // Float arithmetic of one instruction on one lane (sem_float.cpp), for the shared opcodes.
 std::uint64_t float_arith(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b, std::uint64_t c);
+// An add/sub that ptxas fused with a multiply (isa/contraction.hpp): x and y the producer's
+// sources, `other` the add's other operand.
+std::uint64_t contracted(const ptx::Contraction& f, std::uint64_t x, std::uint64_t y, std::uint64_t other);
 // setp and set on float types: the comparison of elements a and b of type t.
 bool float_compare(const ptx::Instruction& ins, ptx::PtxType t, std::uint64_t a, std::uint64_t b);
 // slct with an .f32 selector c: whether it picks a.

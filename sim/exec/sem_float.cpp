@@ -12,10 +12,13 @@
 // with a NaN, testp.normal of zero. min/max: a NaN operand gives the other one; -0 is below +0.
 #include <fmt/format.h>
 
+#include "isa/contraction.hpp"
 #include "sim/catalog/special_function.hpp"
+#include "sim/catalog/special_tables.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 #include "sim/model/dot.hpp"
+#include "sim/numeric/division.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
 
@@ -275,6 +278,24 @@ std::uint64_t float_arith(const Instruction& ins, std::uint64_t a, std::uint64_t
     out = set_element(out, 16, i, static_cast<std::uint32_t>(element(ins, t, e(a), e(b), e(c))));
   }
   return out;
+}
+
+std::uint64_t contracted(const ptx::Contraction& f, std::uint64_t x, std::uint64_t y, std::uint64_t other) {
+  const PtxType pt = f.fma.d.type;
+  const Type t = *ptx::element_format(pt);
+  const std::uint64_t sign = ptx::lanes_of(pt) == 2 ? 0x80008000ULL : info(t).sign_bit();
+  if (f.product != ptx::Contraction::Product::mul) {  // the division's FMUL, fused (.f32 only)
+    const SpecialTable& rcp = special_table(SpecialTableId::rcp);
+    const auto a = static_cast<std::uint32_t>(x), b = static_cast<std::uint32_t>(y);
+    const DivisionFactors d = f.product == ptx::Contraction::Product::div_full ? div_full_factors(rcp, a, b, f.fma.d.ftz)
+                                                                               : div_approx_factors(rcp, a, b, f.fma.d.ftz);
+    x = d.reciprocal;
+    y = d.dividend;
+  }
+  // FFMA's operand negations: a NaN keeps its payload (the canonical NaN comes out for these types).
+  if (f.negate_product) x ^= sign;
+  if (f.negate_other) other ^= sign;
+  return float_arith(f.fma, x, y, other);
 }
 
 bool float_compare(const Instruction& ins, PtxType pt, std::uint64_t a, std::uint64_t b) {

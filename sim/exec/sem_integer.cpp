@@ -6,6 +6,7 @@
 
 #include <bit>
 
+#include "isa/contraction.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 
@@ -41,7 +42,10 @@ void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::uint64_t b = nsrc > 1 ? x.read(ins.ops[2], lane) : 0;
     const std::uint64_t c = nsrc > 2 ? x.read(ins.ops[3], lane) : 0;
     if (is_float(t)) {
-      x.write(ins.ops[0], lane, float_arith(ins, a, b, c));
+      if (const auto& f = ins.d.contraction)
+        x.write(ins.ops[0], lane, contracted(*f, x.read(f->x, lane), x.read(f->y, lane), f->other == 1 ? a : b));
+      else
+        x.write(ins.ops[0], lane, float_arith(ins, a, b, c));
       return;
     }
     const int w = ptx::bits(t);

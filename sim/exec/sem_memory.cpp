@@ -72,11 +72,13 @@ void ld(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 void st(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const int es = ptx::bits(ins.d.type) / 8;
   const int n = ins.d.vec;
-  for_lanes(lanes, [&](int lane) {
+  const auto bytes = static_cast<std::uint64_t>(es * n);
+  // Stores lane `lane`'s value; the first time also checks the access (errors name the lowest lane).
+  const auto one = [&](int lane, bool check) {
     const std::uint64_t addr = x.address(ins.ops[0], lane);
-    check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
+    if (check) check_aligned(lane, addr, bytes);
     auto [mem, a] = resolve(x, ins.d.space, addr);
-    if (mem == &x.cta.shared) x.shared_access(ins, lane, a, static_cast<std::uint64_t>(es * n), true);
+    if (check && mem == &x.cta.shared) x.shared_access(ins, lane, a, bytes, true);
     try {
       for (int i = 0; i < n; ++i) {
         const Operand& src = n == 1 ? ins.ops[1] : ins.ops[1].elems[static_cast<std::size_t>(i)];
@@ -85,7 +87,21 @@ void st(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     } catch (const Error& e) {
       throw Error(fmt::format("lane {}: {}", lane, e.what()));
     }
+    return addr;
+  };
+  bool overlap = false;
+  std::uint64_t end = 0;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t addr = one(lane, true);
+    overlap = overlap || (end != 0 && addr < end);
+    end = addr + bytes;
   });
+  // Lanes storing to the same bytes in one instruction: the H200 keeps the lowest lane's value
+  // (docs/hardware/snippets-sm90.md, same_address_stores). Unless the lanes' addresses rise, the
+  // lanes store again from the highest down, so the lowest lane's value is the one left.
+  if (overlap)
+    for (int lane = Machine::kLanes - 1; lane >= 0; --lane)
+      if ((lanes >> lane) & 1U) one(lane, false);
 }
 
 void whole_warp(const Instruction& ins, std::uint32_t lanes) {

@@ -25,9 +25,8 @@ for t in sm89 sm90a; do
   run kernels/triton-matmul/matmul_e4m3_$t matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:128,null,null \
     --dynamic-shared 16384 --in e4m3:32768 --out-words 16384
 done
-# Row-wise softmax (and layer norm: tests/data/contraction-sm90, the ptxas contraction witness):
-# 8 rows of 96 f32 (exponents -12..12) under a 128-wide block.
-for k in kernels/triton-rows/softmax data/contraction-sm90/layernorm; do
+# Row-wise softmax and layer norm: 8 rows of 96 f32 (exponents -12..12) under a 128-wide block.
+for k in kernels/triton-rows/softmax kernels/triton-rows/layernorm; do
   run ${k}_sm80 ${k##*/} 128 --grid 8 --params in,out,u32:96,null,null --dynamic-shared 16 \
     --in f32:768 --out-words 768
 done

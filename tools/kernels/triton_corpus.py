@@ -1,8 +1,7 @@
 """Compiles the Triton kernels of the real-kernel corpus (tests/kernels/, docs/kernels.md) to PTX.
 Triton need not see a GPU: it compiles for a named target.
 
-    python tools/kernels/triton_corpus.py tests     # writes kernels/triton-*/NAME_smXX.ptx, and the
-                                                    # witness data/contraction-sm90/layernorm_sm80.ptx
+    python tools/kernels/triton_corpus.py tests     # writes kernels/triton-*/NAME_smXX.ptx
 
 and prints each kernel's dynamic shared memory in bytes (tools/kernels/capture.sh passes it on).
 
@@ -120,7 +119,7 @@ KERNELS = [
     ("kernels/triton-matmul", "matmul_e4m3", matmul, {"a_ptr": "*fp8e4nv", "c_ptr": "*fp32", **MATMUL},
      {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 64}, (89, 90), 4, 3),
     ("kernels/triton-rows", "softmax", softmax, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
-    ("data/contraction-sm90", "layernorm", layernorm, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
+    ("kernels/triton-rows", "layernorm", layernorm, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
 ]
 
 

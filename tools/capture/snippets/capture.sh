@@ -21,3 +21,4 @@ run mma_mixed 32 f32:512 512
 run wgmma_pipeline 128 f16:2560,f32:1024 1024
 run wgmma_rs_fp8 128 f16:128,f32:2048,f16:512 1024
 run cp_async_mma_grid 64 f16:2048,f16:2048,f32:32 1024 cp_async_mma_grid --grid 2,2
+run same_address_stores 32 u32:4 16   # hand-written PTX (no .cu)
