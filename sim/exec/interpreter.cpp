@@ -627,10 +627,11 @@ void Machine::execute(int w) {
     }
     if (opts_.trace) {
       const Dim3& id = ctas_[static_cast<std::size_t>(cur_cta_)].id;
-      *opts_.trace << fmt::format("{}{}{:>5}  {:08x}  {:<8x}  {}\n",
+      *opts_.trace << fmt::format("{}{}{:>5}  {:08x}  {:<8x}  {}{}\n",
                                   grid_.shape.ctas() > 1 ? fmt::format("c{},{},{} ", id[0], id[1], id[2]) : "",
                                   warps_ > 1 ? fmt::format("w{:<3}", warp_id(w)) : "", ins.loc.line, path, lanes,
-                                  prog_.line_text(ins.loc.line));
+                                  prog_.line_text(ins.loc.line),
+                                  ins.d.contraction ? "   // one fused multiply-add with its product, as ptxas makes it" : "");
     }
     // wgmma hazards: a register of an in-flight wgmma.mma_async touched by anything but another
     // wgmma.mma_async accumulating into it or reading the same A.
