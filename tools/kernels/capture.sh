@@ -25,6 +25,16 @@ for t in sm89 sm90a; do
   run kernels/triton-matmul/matmul_e4m3_$t matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:128,null,null \
     --dynamic-shared 16384 --in e4m3:32768 --out-words 16384
 done
+# tf32 (f32 inputs with their low 13 bits set), K = 64; s8 (random bytes) into s32.
+for t in sm80:32768 sm90a:49152; do
+  run kernels/triton-matmul/matmul_tf32_${t%:*} matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:64,null,null \
+    --dynamic-shared ${t#*:} --in f32:16384 --out-words 16384
+  run kernels/triton-matmul/matmul_s8_${t%:*} matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:128,null,null \
+    --dynamic-shared 16384 --in u32:8192 --out-words 16384
+done
+# f16 with a tanh.approx.f32 epilogue (inline PTX).
+run kernels/triton-matmul/matmul_f16_tanh_sm80 matmul 128 --grid 4 --params in,out,u32:128,u32:128,u32:128,null,null \
+  --dynamic-shared 16384 --in f16s:32768 --out-words 16384
 # Row-wise softmax and layer norm: 8 rows of 96 f32 (exponents -12..12) under a 128-wide block.
 for k in kernels/triton-rows/softmax kernels/triton-rows/layernorm; do
   run ${k}_sm80 ${k##*/} 128 --grid 8 --params in,out,u32:96,null,null --dynamic-shared 16 \

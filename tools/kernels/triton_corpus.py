@@ -58,20 +58,25 @@ def attention(q_ptr, o_ptr, seq, HEAD: tl.constexpr, BLOCK_M: tl.constexpr, BLOC
 
 
 @triton.jit
-def matmul(a_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """C = A B: A [M, K] then B [K, N] row-major in the input (f16, bf16 or fp8 by the pointer's
-    type), C f32 [M, N]; one BLOCK_M x BLOCK_N tile per program, the K loop pipelined."""
+def matmul(a_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+           ACC: tl.constexpr, TANH: tl.constexpr):
+    """C = A B: A [M, K] then B [K, N] row-major in the input (f16, bf16, fp8, f32 as tf32 or s8 by
+    the pointer's type), C [M, N] in ACC (f32 or s32); one BLOCK_M x BLOCK_N tile per program, the
+    K loop pipelined. TANH: an epilogue tanh.approx.f32 (inline PTX, as fast-math kernels write it)."""
     b_ptr = a_ptr + M * K
     pm = tl.program_id(0) // tl.cdiv(N, BLOCK_N)
     pn = tl.program_id(0) % tl.cdiv(N, BLOCK_N)
     rm = pm * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pn * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
-    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], ACC)
     for k in tl.range(0, K, BLOCK_K):
         a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         acc = tl.dot(a, b, acc)
+    if TANH:
+        acc = tl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=r,r", [acc], dtype=tl.float32,
+                                        is_pure=True, pack=1)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
@@ -103,7 +108,9 @@ def aligned(n):
     return {(i,): [["tt.divisibility", 16]] for i in range(n)}
 
 
-MATMUL = {"M": "i32", "N": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"}
+MATMUL = {"M": "i32", "N": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
+          "ACC": "constexpr", "TANH": "constexpr"}
+F32_TILES = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "ACC": tl.float32, "TANH": False}
 ROWS = {"cols": "i32", "BLOCK": "constexpr"}
 
 # folder, file name (the entry is the function's name), function, argument types, constexprs,
@@ -113,11 +120,17 @@ KERNELS = [
      {"q_ptr": "*fp16", "o_ptr": "*fp32", "seq": "i32", "HEAD": "constexpr", "BLOCK_M": "constexpr",
       "BLOCK_N": "constexpr"}, {"HEAD": 64, "BLOCK_M": 64, "BLOCK_N": 32}, (80, 90), 4, 3),
     ("kernels/triton-matmul", "matmul_f16", matmul, {"a_ptr": "*fp16", "c_ptr": "*fp32", **MATMUL},
-     {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, (80, 90), 4, 3),
+     F32_TILES, (80, 90), 4, 3),
     ("kernels/triton-matmul", "matmul_bf16", matmul, {"a_ptr": "*bf16", "c_ptr": "*fp32", **MATMUL},
-     {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, (80, 90), 4, 3),
+     F32_TILES, (80, 90), 4, 3),
     ("kernels/triton-matmul", "matmul_e4m3", matmul, {"a_ptr": "*fp8e4nv", "c_ptr": "*fp32", **MATMUL},
-     {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 64}, (89, 90), 4, 3),
+     {**F32_TILES, "BLOCK_K": 64}, (89, 90), 4, 3),
+    ("kernels/triton-matmul", "matmul_tf32", matmul, {"a_ptr": "*fp32", "c_ptr": "*fp32", **MATMUL},
+     F32_TILES, (80, 90), 4, 3),
+    ("kernels/triton-matmul", "matmul_s8", matmul, {"a_ptr": "*i8", "c_ptr": "*i32", **MATMUL},
+     {**F32_TILES, "BLOCK_K": 64, "ACC": tl.int32}, (80, 90), 4, 3),
+    ("kernels/triton-matmul", "matmul_f16_tanh", matmul, {"a_ptr": "*fp16", "c_ptr": "*fp32", **MATMUL},
+     {**F32_TILES, "TANH": True}, (80,), 4, 3),
     ("kernels/triton-rows", "softmax", softmax, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
     ("kernels/triton-rows", "layernorm", layernorm, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
 ]
