@@ -437,7 +437,11 @@ void dec_cvta(Instruction& ins, const DecodeContext& cx) {
   const PtxType t = one_type(ins, q, {PtxType::u32, PtxType::u64});
   q.finish();
   ins.d.type = t;
-  ins.d.space = s.starts_with("shared") ? Space::shared : s == "global" ? Space::global : Space::local;
+  ins.d.space = s.starts_with("shared") ? Space::shared
+                : s == "global"          ? Space::global
+                : s == "const"           ? Space::constant
+                : s == "param"           ? Space::param
+                                         : Space::local;
   ins.d.mode = to ? 1 : 0;
   count(ins, 2);
   reg(cx.program, ins, ins.ops[0], t, "the destination");

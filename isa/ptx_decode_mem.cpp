@@ -4,6 +4,33 @@
 #include "isa/ptx_decode.hpp"
 
 namespace ptxmma::ptx::decode {
+
+void address(const Program& p, const Instruction& ins, Operand& op, Space space) {
+  if (op.kind != Operand::Kind::addr)
+    fail(op.loc, fmt::format("'{}' needs an address operand [...], not '{}'", ins.text, op.text));
+  if (op.elems.empty()) return;
+  Operand& base = op.elems[0];
+  if (base.kind == Operand::Kind::reg) {
+    const RegisterDecl& r = p.registers.at(static_cast<std::size_t>(base.reg));
+    const TypeClass c = type_class(r.type);
+    if ((bits(r.type) != 32 && bits(r.type) != 64) || c == TypeClass::floating || c == TypeClass::pred)
+      fail(base.loc, fmt::format("the address register {} of '{}' is .{}; addresses are 32- or 64-bit integers",
+                                 r.source, ins.text, name(r.type)));
+    return;
+  }
+  if (base.kind == Operand::Kind::symbol) {
+    const Variable* v = p.find_param(base.text);
+    Space vs = Space::param;
+    if (!v)
+      for (const Variable& x : p.variables)
+        if (x.name == base.text) v = &x, vs = x.space;
+    if (v && space != Space::generic && vs != space)
+      fail(base.loc, fmt::format("'{}' is a .{} variable; '{}' accesses .{}", base.text, name(vs), ins.text, name(space)));
+    return;
+  }
+  fail(base.loc, fmt::format("'{}': an address is [register], [symbol] or [constant], with an optional +offset", ins.text));
+}
+
 namespace {
 
 Space take_space(const Instruction& ins, Quals& q) {
@@ -36,32 +63,6 @@ bool take_ignored(const Instruction& ins, Quals& q) {
 int take_vec(Quals& q) {
   const std::string_view v = q.take_one({"v2", "v4", "v8"}, "vector");
   return v.empty() ? 1 : v[1] - '0';
-}
-
-void address(const Program& p, const Instruction& ins, Operand& op, Space space) {
-  if (op.kind != Operand::Kind::addr)
-    fail(op.loc, fmt::format("'{}' needs an address operand [...], not '{}'", ins.text, op.text));
-  if (op.elems.empty()) return;
-  Operand& base = op.elems[0];
-  if (base.kind == Operand::Kind::reg) {
-    const RegisterDecl& r = p.registers.at(static_cast<std::size_t>(base.reg));
-    const TypeClass c = type_class(r.type);
-    if ((bits(r.type) != 32 && bits(r.type) != 64) || c == TypeClass::floating || c == TypeClass::pred)
-      fail(base.loc, fmt::format("the address register {} of '{}' is .{}; addresses are 32- or 64-bit integers",
-                                 r.source, ins.text, name(r.type)));
-    return;
-  }
-  if (base.kind == Operand::Kind::symbol) {
-    const Variable* v = p.find_param(base.text);
-    Space vs = Space::param;
-    if (!v)
-      for (const Variable& x : p.variables)
-        if (x.name == base.text) v = &x, vs = x.space;
-    if (v && space != Space::generic && vs != space)
-      fail(base.loc, fmt::format("'{}' is a .{} variable; '{}' accesses .{}", base.text, name(vs), ins.text, name(space)));
-    return;
-  }
-  fail(base.loc, fmt::format("'{}': an address is [register], [symbol] or [constant], with an optional +offset", ins.text));
 }
 
 constexpr std::initializer_list<PtxType> kLdTypes = {
@@ -117,8 +118,12 @@ void dec_st(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   Decoded& d = ins.d;
   d.space = take_space(ins, q);
-  if (d.space == Space::param || d.space == Space::constant)
-    fail(ins, fmt::format("'{}': .{} memory is read-only", ins.text, name(d.space)));
+  if (d.space == Space::constant) fail(ins, fmt::format("'{}': .const memory is read-only", ins.text));
+  // st.param writes call parameters; a kernel parameter is read-only.
+  if (d.space == Space::param && !ins.ops.empty() && ins.ops[0].kind == Operand::Kind::addr &&
+      !ins.ops[0].elems.empty() && ins.ops[0].elems[0].kind == Operand::Kind::symbol &&
+      ins.ops[0].elems[0].value < Program::kCallParamBase)
+    fail(ins, fmt::format("'{}': kernel parameters are read-only", ins.text));
   const bool hint = take_ignored(ins, q);
   d.vec = take_vec(q);
   d.type = ld_type(ins, q);
@@ -131,7 +136,7 @@ void dec_st(Instruction& ins, const DecodeContext& cx) {
 
 // cp.async.ca.shared{::cta}.global{.L2::cache_hint}{.L2::64B|128B|256B} [dst], [src], cp-size
 //   {, src-size | , ignore-src}{, cache-policy}   (.ca: 4, 8 or 16 bytes; .cg: 16)
-// cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all.
+// cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all; cp.async.mbarrier.arrive{.noinc}.
 // d.vec: cp-size; d.mode 1: ops[3] is the src-size (u32), 2: the ignore-src predicate.
 void dec_cp(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
@@ -139,6 +144,18 @@ void dec_cp(Instruction& ins, const DecodeContext& cx) {
   if (!q.take("async")) fail(ins, fmt::format("unknown instruction '{}'", ins.text));
   Decoded& d = ins.d;
   d.unit = AsyncUnit::copy;
+  if (q.take("mbarrier")) {  // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]
+    if (!q.take("arrive")) fail(ins, fmt::format("'{}': expected cp.async.mbarrier.arrive", ins.text));
+    d.mode = q.take("noinc") ? 1 : 0;
+    d.space = q.take_one({"shared", "shared::cta"}, "state space").empty() ? Space::generic : Space::shared;
+    const auto ts = q.types();
+    if (ts.size() != 1 || ts[0] != PtxType::b64) fail(ins, fmt::format("'{}' needs the type .b64", ins.text));
+    q.finish();
+    count(ins, 1);
+    address(p, ins, ins.ops[0], d.space);
+    d.step = AsyncStep::arrive;
+    return;
+  }
   const std::string_view bare = q.take_one({"commit_group", "wait_all"}, "group operation");
   if (!bare.empty()) {
     q.finish();

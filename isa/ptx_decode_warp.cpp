@@ -236,6 +236,31 @@ void dec_elect(Instruction& ins, const DecodeContext& cx) {
   value(p, ins, ins.ops[1], PtxType::b32, "the member mask");
 }
 
+// setmaxnreg.inc|dec.sync.aligned.u32 n: a register-count hint for the warpgroup (no effect on
+// results), n a constant in 24..256 and a multiple of 8, as the PTX ISA requires.
+void dec_setmaxnreg(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  if (q.take_one({"inc", "dec"}, "direction").empty()) fail(ins, fmt::format("'{}' needs .inc or .dec", ins.text));
+  sync_aligned(ins, q, true);
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::u32) fail(ins, fmt::format("'{}' needs the type .u32", ins.text));
+  q.finish();
+  ins.d.sync = ins.d.aligned = true;
+  count(ins, 1);
+  if (ins.ops[0].kind != Operand::Kind::imm)
+    fail(ins.ops[0].loc, fmt::format("'{}': the register count must be an integer constant", ins.text));
+  const std::int64_t n = integer(ins, ins.ops[0], "the register count");
+  if (n < 24 || n > 256 || n % 8 != 0)
+    fail(ins.ops[0].loc, fmt::format("'{}': a register count of {}; it must be a multiple of 8 in 24..256", ins.text, n));
+}
+
+// brkpt: a breakpoint (the run stops there with a located error).
+void dec_brkpt(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  q.finish();
+  count(ins, 0);
+}
+
 // griddepcontrol.launch_dependents / .wait (programmatic dependent launch) and nanosleep.u32 t:
 // scheduling hints with no effect on results (one grid, no timing).
 void dec_no_effect(Instruction& ins, const DecodeContext& cx) {
@@ -277,8 +302,31 @@ void dec_bar(Instruction& ins, const DecodeContext& cx) {
   }
   (void)q.take("cta");
   const std::string_view what = q.take_one({"sync", "arrive", "red"}, "barrier operation");
-  if (what.empty()) fail(ins, fmt::format("'{}' needs .sync or .arrive", ins.text));
-  if (what == "red") fail(ins, fmt::format("'{}': barrier reductions are not supported", ins.text));
+  if (what.empty()) fail(ins, fmt::format("'{}' needs .sync, .arrive or .red", ins.text));
+  if (what == "red") {  // bar.red.popc.u32 d, a{, b}, {!}c; bar.red.and|or.pred p, a{, b}, {!}c
+    const std::string_view op = q.take_one({"popc", "and", "or"}, "reduction");
+    if (op.empty()) fail(ins, fmt::format("'{}' needs .popc, .and or .or", ins.text));
+    ins.d.aligned = ins.opcode == "bar" || q.take("aligned");
+    const auto ts = q.types();
+    const PtxType want = op == "popc" ? PtxType::u32 : PtxType::pred;
+    if (ts.size() != 1 || ts[0] != want)
+      fail(ins, fmt::format("'{}': .{} needs the type .{}", ins.text, op, name(want)));
+    q.finish();
+    ins.d.mode = 3;
+    ins.d.mode2 = op == "popc" ? 0 : op == "and" ? 1 : 2;
+    ins.d.collective = Collective::cta_barrier;
+    count(ins, 3, 4);
+    if (want == PtxType::pred)
+      pred(p, ins, ins.ops[0], "the destination", false);
+    else
+      reg(p, ins, ins.ops[0], PtxType::u32, "the destination");
+    value(p, ins, ins.ops[1], PtxType::b32, "the barrier");
+    if (ins.ops[1].kind == Operand::Kind::imm && ins.ops[1].value > 15)
+      fail(ins.ops[1].loc, fmt::format("'{}': barriers are numbered 0..15", ins.text));
+    if (ins.ops.size() == 4) value(p, ins, ins.ops[2], PtxType::b32, "the thread count");
+    pred(p, ins, ins.ops.back(), "the predicate", true);
+    return;
+  }
   ins.d.aligned = ins.opcode == "bar" || q.take("aligned");
   q.finish();
   ins.d.mode = what == "sync" ? 0 : 1;
@@ -324,6 +372,20 @@ void dec_bra(Instruction& ins, const DecodeContext&) {
     fail(ins.ops[0].loc, fmt::format("'{}' needs a label, not '{}'", ins.text, ins.ops[0].text));
 }
 
+// call{.uni} [(rets),] name [, (args)]: the parser shapes the operands and resolves the name when
+// the file ends (Decoded::mode: the function's index).
+void dec_call(Instruction& ins, const DecodeContext&) {
+  Quals q(ins);
+  (void)q.take("uni");
+  q.finish();
+  for (const std::size_t k : {0, 2})
+    for (Operand& e : ins.ops[k].elems) {
+      if (e.kind != Operand::Kind::symbol)
+        fail(e.loc, fmt::format("'{}': a call passes .param variables, not '{}'", ins.text, e.text));
+      e.type = PtxType::b64;
+    }
+}
+
 void dec_exit(Instruction& ins, const DecodeContext&) {
   Quals q(ins);
   if (ins.opcode == "ret") (void)q.take("uni");
@@ -342,11 +404,14 @@ void register_warp(std::vector<OpcodeSpec>& t) {
   t.push_back({"elect", dec_elect});
   t.push_back({"griddepcontrol", dec_no_effect});
   t.push_back({"nanosleep", dec_no_effect});
+  t.push_back({"setmaxnreg", dec_setmaxnreg});
+  t.push_back({"brkpt", dec_brkpt});
   t.push_back({"bar", dec_bar});
   t.push_back({"barrier", dec_bar});
   t.push_back({"fence", dec_fence});
   t.push_back({"membar", dec_fence});
   t.push_back({"bra", dec_bra, Flow::branch});
+  t.push_back({"call", dec_call, Flow::call});
   t.push_back({"ret", dec_exit, Flow::exit});
   t.push_back({"exit", dec_exit, Flow::exit});
   t.push_back({"trap", dec_exit});

@@ -13,6 +13,8 @@ std::span<const OpcodeSpec> opcode_table() {
     decode::register_memory(t);
     decode::register_warp(t);
     decode::register_special(t);
+    decode::register_mbarrier(t);
+    decode::register_atomic(t);
     return t;
   }();
   return table;

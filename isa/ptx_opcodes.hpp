@@ -26,7 +26,8 @@ struct DecodeContext {
 using DecodeFn = void (*)(Instruction& ins, const DecodeContext& cx);
 
 // How the interpreter's SIMT core treats an opcode.
-enum class Flow : std::uint8_t { normal, branch, exit };
+// call: into a .func (Decoded::mode its index in Program::functions) or a built-in function.
+enum class Flow : std::uint8_t { normal, branch, exit, call };
 
 struct OpcodeSpec {
   std::string_view opcode;
@@ -72,6 +73,9 @@ void reg(const Program& p, const Instruction& ins, Operand& op, PtxType t, std::
 void value(const Program& p, const Instruction& ins, Operand& op, PtxType t, std::string_view what, bool wider = false);
 // A predicate register, possibly negated (`!%p`) when allowed.
 void pred(const Program& p, const Instruction& ins, Operand& op, std::string_view what, bool negation_ok);
+// An address operand [reg], [symbol] or [constant] with an optional offset, its base register a
+// 32- or 64-bit integer, a named variable in `space` (any, when generic).
+void address(const Program& p, const Instruction& ins, Operand& op, Space space);
 // An immediate integer operand.
 std::int64_t integer(const Instruction& ins, const Operand& op, std::string_view what);
 // Converts an immediate to the bits of type `t` (decimal and 0f/0d floats are rounded .rn into

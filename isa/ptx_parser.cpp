@@ -108,7 +108,11 @@ struct StmtError {
 struct Symbol {
   int reg = -1;               // a register
   std::vector<int> comps;     // a vector register: its components
+  int param = -1;             // a call parameter: its index in Program::call_params
 };
+
+// Call parameters and .local variables live in a per-thread frame; bound it.
+constexpr std::uint64_t kMaxFrameBytes = 64 * 1024;
 
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a <= 1 ? x : (x + a - 1) / a * a; }
 
@@ -302,6 +306,8 @@ class Parser {
   void body_code(SourceLoc loc) {
     if (in_kernel_) return;
     if (kernel_done_) fail(loc, "instructions outside the kernel (a file is either one kernel or a bare snippet)");
+    if (!prog_.functions.empty())
+      fail(loc, "instructions outside a body in a file with .func (put them in a kernel, .entry)");
     prog_.bare = true;
   }
 
@@ -352,7 +358,10 @@ class Parser {
     if (d == ".visible" || d == ".weak" || d == ".extern") {
       outer_only(t, d);
       if (at(Tok::dotted, ".entry")) return;  // the next statement is the entry
-      if (at(Tok::dotted, ".func")) return;
+      if (at(Tok::dotted, ".func")) {
+        extern_next_ = d == ".extern";
+        return;
+      }
       variable(d == ".extern");
       return;
     }
@@ -362,10 +371,12 @@ class Parser {
       return;
     }
     if (d == ".func") {
-      error(t.loc, "'.func' (device functions and call) is not supported; inline the function into the kernel");
-      while (!at(Tok::end) && !at_punct('{') && !at_punct(';')) next();
-      if (at_punct('{')) skip_braces();
-      else if (at_punct(';')) next();
+      outer_only(t, d);
+      function(t);
+      return;
+    }
+    if (d == ".param") {
+      call_param_decl(t);
       return;
     }
     if (d == ".reg") {
@@ -462,7 +473,10 @@ class Parser {
     if (sp.text == ".shared") space = Space::shared;
     else if (sp.text == ".global") space = Space::global;
     else if (sp.text == ".const") space = Space::constant;
-    else if (sp.text == ".local") fail(sp.loc, ".local memory is not supported");
+    else if (sp.text == ".local") {
+      if (!in_kernel_) fail(sp.loc, ".local variables belong in a kernel or function body");
+      space = Space::local;
+    }
     else fail(sp.loc, fmt::format("expected .shared, .global or .const, found {}", describe(sp)));
     int align = 0, vec = 1;
     std::optional<PtxType> type;
@@ -521,7 +535,8 @@ class Parser {
       variable_bytes_ += v.size;
       if (at_punct('=')) {
         const Token& eq = next();
-        if (space == Space::shared) fail(eq.loc, ".shared variables cannot have initializers");
+        if (space == Space::shared || space == Space::local)
+          fail(eq.loc, fmt::format("{} variables cannot have initializers", sp.text));
         initializer(v, esize / static_cast<std::uint64_t>(vec), count * static_cast<std::uint64_t>(vec));
       }
       place(v);
@@ -539,6 +554,12 @@ class Parser {
     if (v.space == Space::shared) {
       v.address = align_up(prog_.shared_static_bytes, static_cast<std::uint64_t>(v.align));
       if (!v.external) prog_.shared_static_bytes = v.address + v.size;
+    } else if (v.space == Space::local) {
+      v.address = align_up(prog_.local_bytes, static_cast<std::uint64_t>(v.align));
+      prog_.local_bytes = v.address + v.size;
+      if (prog_.local_bytes + prog_.call_param_bytes > kMaxFrameBytes)
+        fail(v.loc, fmt::format("the .local variables and call parameters need more than {} bytes a thread, the "
+                                "simulator's limit", kMaxFrameBytes));
     } else if (v.space == Space::global) {
       v.address = align_up(global_end_, static_cast<std::uint64_t>(v.align));
       global_end_ = v.address + v.size;
@@ -594,6 +615,156 @@ class Parser {
     v.init.resize(static_cast<std::size_t>(count * esize), 0);
   }
 
+  // After `.param`: [.align N] [.ptr ...] .type name [ '[' N ']' ] (the address is the caller's).
+  Variable param_spec() {
+    Variable v;
+    v.space = Space::param;
+    int align = 0;
+    std::optional<PtxType> type;
+    while (at(Tok::dotted)) {
+      const Token& q = next();
+      if (q.text == ".align") {
+        align = static_cast<int>(number(next(), "an alignment"));
+      } else if (q.text == ".ptr" || q.text == ".global" || q.text == ".shared" || q.text == ".const" ||
+                 q.text == ".local") {
+      } else if (auto ty = parse_ptx_type(q.text); ty && declarable(*ty) && *ty != PtxType::pred) {
+        type = ty;
+      } else {
+        fail(q.loc, fmt::format("unexpected '{}' in a parameter", q.text));
+      }
+    }
+    if (!type) fail_here(fmt::format("expected the parameter's type, found {}", describe(peek())));
+    const Token& pn = next();
+    if (pn.kind != Tok::ident) fail(pn.loc, fmt::format("expected the parameter's name, found {}", describe(pn)));
+    std::uint64_t count = 1;
+    if (at_punct('[')) {
+      next();
+      count = number(next(), "an array size");
+      if (count == 0 || count > 4096) fail(pn.loc, "parameter array size out of range");
+      expect_punct(']', "after the array size");
+    }
+    const std::uint64_t es = static_cast<std::uint64_t>(bits(*type) / 8);
+    if (align == 0) align = static_cast<int>(es);
+    if (align <= 0 || (align & (align - 1)) != 0 || align > 4096)
+      fail(pn.loc, fmt::format("alignment {} is not a power of two up to 4096", align));
+    v.name = pn.text;
+    v.type = *type;
+    v.align = align;
+    v.size = es * count;
+    v.loc = pn.loc;
+    return v;
+  }
+
+  // A call parameter in the per-thread frame; returns its index in Program::call_params.
+  int add_call_param(Variable v) {
+    const std::uint64_t off = align_up(prog_.call_param_bytes, static_cast<std::uint64_t>(v.align));
+    if (off + v.size + prog_.local_bytes > kMaxFrameBytes)
+      fail(v.loc, fmt::format("the call parameters and .local variables need more than {} bytes a thread, the "
+                              "simulator's limit", kMaxFrameBytes));
+    v.address = Program::kCallParamBase + off;
+    prog_.call_param_bytes = off + v.size;
+    prog_.call_params.push_back(std::move(v));
+    return static_cast<int>(prog_.call_params.size() - 1);
+  }
+  void scope_param(int index) {
+    const Variable& v = prog_.call_params[static_cast<std::size_t>(index)];
+    auto& scope = scopes_.back();
+    if (scope.count(v.name)) fail(v.loc, fmt::format("'{}' is already declared in this scope", v.name));
+    scope[v.name] = Symbol{-1, {}, index};
+  }
+
+  // .param declarations of a call site, in a body: .param [.align N] .type name[N] {, ...} ;
+  void call_param_decl(const Token& t) {
+    if (!in_kernel_) fail(t.loc, "'.param' outside a kernel or function body");
+    for (;;) {
+      scope_param(add_call_param(param_spec()));
+      if (!at_punct(',')) break;
+      next();
+      if (at(Tok::dotted, ".param")) next();
+    }
+    expect_punct(';', "after the .param declaration");
+  }
+
+  // ( .param ... {, .param ...} ) of a .func: its return parameters or its parameters.
+  std::vector<Variable> param_list() {
+    std::vector<Variable> out;
+    next();  // '('
+    while (!at_punct(')')) {
+      if (!out.empty()) expect_punct(',', "between parameters");
+      const Token& p = next();
+      if (p.kind != Tok::dotted || p.text != ".param")
+        fail(p.loc, fmt::format("expected .param, found {} (.reg parameters are not supported)", describe(p)));
+      out.push_back(param_spec());
+    }
+    next();
+    return out;
+  }
+
+  // [.extern|.visible|.weak] .func [(returns)] name [(params)] [.noreturn] ( ; | { body } )
+  void function(const Token& t) {
+    const bool ext = extern_next_;
+    extern_next_ = false;
+    if (prog_.bare) fail(t.loc, "a .func in a bare snippet (put the instructions in a kernel, .entry)");
+    std::vector<Variable> rets, params;
+    if (at_punct('(')) rets = param_list();
+    const Token& n = next();
+    if (n.kind != Tok::ident) fail(n.loc, fmt::format("expected the function's name after .func, found {}", describe(n)));
+    if (at_punct('(')) params = param_list();
+    while (at(Tok::dotted)) {
+      const Token& d = next();
+      if (d.text == ".pragma") {
+        while (!at(Tok::end) && !at_punct(';')) next();
+        expect_punct(';', "after .pragma");
+        if (at_punct(';')) break;
+      } else if (d.text != ".noreturn") {
+        fail(d.loc, fmt::format("unexpected '{}' in the declaration of '{}'", d.text, n.text));
+      }
+    }
+    int idx = -1;
+    for (std::size_t k = 0; k < prog_.functions.size(); ++k)
+      if (prog_.functions[k].name == n.text) idx = static_cast<int>(k);
+    const bool fresh = idx < 0;
+    if (fresh) {
+      prog_.functions.push_back(Function{n.text, n.loc, false, 0, 0, {}, {}});
+      idx = static_cast<int>(prog_.functions.size() - 1);
+    } else {
+      const Function& f = prog_.functions[static_cast<std::size_t>(idx)];
+      if (f.params.size() != params.size() || f.returns.size() != rets.size())
+        fail(n.loc, fmt::format("'{}' is declared at line {} with {} parameters and {} return values; here with {} "
+                                "and {}",
+                                n.text, f.loc.line, f.params.size(), f.returns.size(), params.size(), rets.size()));
+    }
+    const bool body = at_punct('{');
+    if (!body) {
+      expect_punct(';', fmt::format("or '{{' after the declaration of '{}'", n.text));
+    } else {
+      if (ext) fail(n.loc, fmt::format("'{}' is .extern: it has no body here", n.text));
+      if (prog_.functions[static_cast<std::size_t>(idx)].defined)
+        fail(n.loc, fmt::format("function '{}' is already defined at line {}", n.text,
+                                prog_.functions[static_cast<std::size_t>(idx)].loc.line));
+    }
+    // The parameters are those of the definition (its body names them), or of the first declaration.
+    if (body || fresh) {
+      std::vector<int> pi, ri;
+      for (Variable& v : params) pi.push_back(add_call_param(std::move(v)));
+      for (Variable& v : rets) ri.push_back(add_call_param(std::move(v)));
+      Function& f = prog_.functions[static_cast<std::size_t>(idx)];
+      f.params = std::move(pi);
+      f.returns = std::move(ri);
+    }
+    if (!body) return;
+    next();  // '{'
+    Function& f = prog_.functions[static_cast<std::size_t>(idx)];
+    f.loc = n.loc;
+    f.defined = true;
+    f.begin = static_cast<int>(prog_.code.size());
+    in_kernel_ = true;
+    cur_function_ = idx;
+    push_scope();
+    for (const int k : f.returns) scope_param(k);
+    for (const int k : f.params) scope_param(k);
+  }
+
   // .entry name ( params ) [performance directives] { body }
   void entry(const Token& t) {
     const Token& n = next();
@@ -609,40 +780,8 @@ class Parser {
         const Token& p = next();
         if (p.kind != Tok::dotted || p.text != ".param")
           fail(p.loc, fmt::format("expected .param, found {}", describe(p)));
-        Variable v;
-        v.space = Space::param;
-        int align = 0;
-        std::optional<PtxType> type;
-        while (at(Tok::dotted)) {
-          const Token& q = next();
-          if (q.text == ".align") {
-            align = static_cast<int>(number(next(), "an alignment"));
-          } else if (q.text == ".ptr" || q.text == ".global" || q.text == ".shared" || q.text == ".const" ||
-                     q.text == ".local") {
-          } else if (auto ty = parse_ptx_type(q.text); ty && declarable(*ty) && *ty != PtxType::pred) {
-            type = ty;
-          } else {
-            fail(q.loc, fmt::format("unexpected '{}' in a parameter", q.text));
-          }
-        }
-        if (!type) fail_here(fmt::format("expected the parameter's type, found {}", describe(peek())));
-        const Token& pn = next();
-        if (pn.kind != Tok::ident) fail(pn.loc, fmt::format("expected the parameter's name, found {}", describe(pn)));
-        std::uint64_t count = 1;
-        if (at_punct('[')) {
-          next();
-          count = number(next(), "an array size");
-          if (count == 0 || count > 4096) fail(pn.loc, "parameter array size out of range");
-          expect_punct(']', "after the array size");
-        }
-        const std::uint64_t es = static_cast<std::uint64_t>(bits(*type) / 8);
-        if (align == 0) align = static_cast<int>(es);
-        v.name = pn.text;
-        v.type = *type;
-        v.align = align;
-        v.size = es * count;
-        v.loc = pn.loc;
-        v.address = offset = align_up(offset, static_cast<std::uint64_t>(align));
+        Variable v = param_spec();
+        v.address = offset = align_up(offset, static_cast<std::uint64_t>(v.align));
         offset += v.size;
         params.push_back(std::move(v));
       }
@@ -683,6 +822,7 @@ class Parser {
     }
     next();
     prog_.entry = n.text;
+    prog_.entry_begin = static_cast<int>(prog_.code.size());
     prog_.params = std::move(params);
     for (int k = 0; k < 3; ++k) prog_.reqntid[k] = ntid[k];
     in_kernel_ = true;
@@ -691,8 +831,14 @@ class Parser {
 
   void end_kernel() {
     in_kernel_ = false;
-    kernel_done_ = true;
     pop_scope();
+    if (cur_function_ >= 0) {
+      prog_.functions[static_cast<std::size_t>(cur_function_)].end = static_cast<int>(prog_.code.size());
+      cur_function_ = -1;
+    } else {
+      kernel_done_ = true;
+      prog_.entry_end = static_cast<int>(prog_.code.size());
+    }
     resolve_labels();
   }
 
@@ -754,7 +900,9 @@ class Parser {
     const int family = find_opcode(ins.opcode);
     if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'", ins.text));
     ins.family = family;
-    if (!at_punct(';')) {
+    if (ins.opcode == "call") {
+      call_operands(ins);
+    } else if (!at_punct(';')) {
       for (;;) {
         ins.ops.push_back(operand());
         if (at_punct(',')) {
@@ -773,6 +921,45 @@ class Parser {
       return;
     }
     prog_.code.push_back(std::move(ins));
+  }
+
+  // call{.uni} [(rets),] name [, (args)]: ops[0] the return parameters, ops[1] the function's
+  // name (resolved when the file ends), ops[2] the arguments; vectors, possibly empty.
+  void call_operands(Instruction& ins) {
+    const auto list = [&] {
+      Operand v;
+      v.kind = Operand::Kind::vec;
+      v.loc = next().loc;  // '('
+      v.text = "(...)";
+      while (!at_punct(')')) {
+        if (!v.elems.empty()) expect_punct(',', "between call parameters");
+        v.elems.push_back(simple());
+        if (v.elems.size() > 4096) fail(v.loc, "too many call parameters");
+      }
+      next();
+      return v;
+    };
+    Operand rets, args;
+    rets.kind = args.kind = Operand::Kind::vec;
+    rets.loc = args.loc = peek().loc;
+    if (at_punct('(')) {
+      rets = list();
+      expect_punct(',', "after the return parameters of call");
+    }
+    const Token& fn = next();
+    if (fn.kind != Tok::ident) fail(fn.loc, fmt::format("expected the function to call, found {}", describe(fn)));
+    Operand f;
+    f.kind = Operand::Kind::symbol;
+    f.loc = fn.loc;
+    f.text = fn.text;
+    if (at_punct(',')) {
+      next();
+      if (!at_punct('(')) fail_here(fmt::format("expected '(' and the arguments of the call, found {}", describe(peek())));
+      args = list();
+      if (at_punct(','))
+        fail_here("indirect calls (through a register, with a prototype or a target list) are not supported");
+    }
+    ins.ops = {std::move(rets), std::move(f), std::move(args)};
   }
 
   Operand operand() {
@@ -878,6 +1065,11 @@ class Parser {
       o.special = *sp;
       return o;
     }
+    if (Symbol* s = lookup(text); s && s->param >= 0) {
+      o.kind = Operand::Kind::symbol;
+      o.value = prog_.call_params[static_cast<std::size_t>(s->param)].address;
+      return o;
+    }
     if (Symbol* s = lookup(text)) {
       if (!comp.empty()) {
         if (s->comps.empty()) fail(id.loc, fmt::format("'{}' is not a vector register; '{}' has no component", text, o.text));
@@ -941,6 +1133,49 @@ class Parser {
     }
   }
 
+  // Each call names a function of the file, with as many arguments and return values as it takes,
+  // each the size of its parameter.
+  void resolve_calls() {
+    const int family = find_opcode("call");
+    const auto param_at = [&](std::uint64_t address) -> const Variable* {
+      for (const Variable& v : prog_.call_params)
+        if (v.address == address) return &v;
+      return nullptr;
+    };
+    for (Instruction& ins : prog_.code) {
+      if (ins.family != family) continue;
+      const Operand& fn = ins.ops[1];
+      int idx = -1;
+      for (std::size_t k = 0; k < prog_.functions.size(); ++k)
+        if (prog_.functions[k].name == fn.text) idx = static_cast<int>(k);
+      if (idx < 0) {
+        error(fn.loc, fmt::format("'{}' calls '{}', which is not a function of this file (.func)", ins.text, fn.text));
+        continue;
+      }
+      const Function& f = prog_.functions[static_cast<std::size_t>(idx)];
+      ins.d.mode = idx;
+      const auto check = [&](const Operand& list, const std::vector<int>& formal, const char* what) {
+        if (list.elems.size() != formal.size()) {
+          error(list.loc, fmt::format("'{}' passes {} {} to '{}', which takes {} (declared at line {})", ins.text,
+                                      list.elems.size(), what, f.name, formal.size(), f.loc.line));
+          return;
+        }
+        for (std::size_t i = 0; i < formal.size(); ++i) {
+          const Variable* a = list.elems[i].kind == Operand::Kind::symbol ? param_at(list.elems[i].value) : nullptr;
+          const Variable& p = prog_.call_params[static_cast<std::size_t>(formal[i])];
+          if (!a)
+            error(list.elems[i].loc, fmt::format("'{}': a call passes .param variables declared in the calling body, "
+                                                 "not '{}'", ins.text, list.elems[i].text));
+          else if (a->size != p.size)
+            error(list.elems[i].loc, fmt::format("'{}' of {} bytes passed to '{}' of '{}', which has {} bytes",
+                                                 a->name, a->size, p.name, f.name, p.size));
+        }
+      };
+      check(ins.ops[2], f.params, "arguments");
+      check(ins.ops[0], f.returns, "return values");
+    }
+  }
+
   void finish() {
     if (in_kernel_) {
       error(toks_.back().loc, fmt::format("missing '}}' at the end of kernel '{}'", prog_.entry));
@@ -951,6 +1186,9 @@ class Parser {
       return;
     }
     if (prog_.bare) resolve_labels();
+    if (prog_.bare || prog_.entry.empty()) prog_.entry_end = static_cast<int>(prog_.code.size());
+    if (prog_.entry.empty() && !prog_.functions.empty()) error({1, 1}, "the file has .func but no kernel (.entry)");
+    resolve_calls();
     contract_multiply_adds(prog_);
     // Global variables sit at kGlobalBase in the global space.
     for (Variable& v : prog_.variables)
@@ -970,8 +1208,10 @@ class Parser {
   std::map<std::pair<int, std::string>, int> block_labels_;  // (block, label) -> instruction index
   std::map<std::string, int> name_uses_;
   std::string chosen_;
-  bool in_kernel_ = false;
+  bool in_kernel_ = false;  // in a body: the kernel's, or cur_function_'s
   bool kernel_done_ = false;
+  int cur_function_ = -1;
+  bool extern_next_ = false;  // the .func that follows is .extern
   std::uint64_t global_end_ = 0, const_end_ = 0;
   std::uint64_t variable_bytes_ = 0;  // all variables so far (kMaxVariableBytes)
 };

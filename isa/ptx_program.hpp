@@ -66,6 +66,18 @@ enum class ShflMode : std::uint8_t { up, down, bfly, idx };
 enum class PrmtMode : std::uint8_t { none, f4e, b4e, rc8, ecl, ecr, rc16 };
 enum class VoteMode : std::uint8_t { all, any, uni, ballot };
 enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async };
+// atom/red operations (Decoded::mode; Decoded::mode2 is 1 for red, which returns nothing).
+enum class AtomOp : std::uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
+// mbarrier.* operations (Decoded::mode) and their variations (bits of Decoded::mode2).
+enum class MbarrierOp : std::uint8_t { init, inval, arrive, expect_tx, complete_tx, test_wait, try_wait, pending_count };
+namespace mbarrier_flag {
+constexpr int parity = 1;       // test_wait/try_wait.parity: the operand is a phase parity, not a state
+constexpr int expect_tx = 2;    // arrive.expect_tx: an expect-tx of the operand's bytes first
+constexpr int drop = 4;         // arrive_drop: the expected count drops too
+constexpr int no_complete = 8;  // arrive.noComplete
+constexpr int cluster = 16;     // .shared::cluster
+constexpr int has_count = 32;   // an explicit count (or tx count) operand
+}  // namespace mbarrier_flag
 
 // How an instruction takes part in the machine's synchronisation, set by its decoder: the
 // interpreter's scheduler acts on these fields, never on opcode names.
@@ -75,7 +87,9 @@ enum class Collective : std::uint8_t { none, cta_barrier, warpgroup };
 // A step of an asynchronous unit: an operation issued now and completed later, in groups that
 // commit closes and wait retires (all but Decoded::groups most recent; wait_all commits first).
 enum class AsyncUnit : std::uint8_t { none, wgmma, copy };
-enum class AsyncStep : std::uint8_t { none, fence, issue, commit, wait, wait_all };
+// arrive: the unit's operations of the thread so far complete, then an arrive-on an mbarrier
+// (cp.async.mbarrier.arrive).
+enum class AsyncStep : std::uint8_t { none, fence, issue, commit, wait, wait_all, arrive };
 
 // What the family decoders extract from the qualifiers, in one flat record (Spike-style: each
 // family's semantic function reads the fields it knows).
@@ -144,7 +158,22 @@ struct Variable {
   SourceLoc loc;
 };
 
+// A .func: its code [begin, end) in Program::code, its parameters and return parameters (indices
+// in Program::call_params, in order). A declaration without a body (.extern, vprintf and
+// __assertfail among them) has none.
+struct Function {
+  std::string name;
+  SourceLoc loc;
+  bool defined = false;
+  int begin = 0, end = 0;
+  std::vector<int> params, returns;
+};
+
 struct Program {
+  // Call parameters (.param variables of functions and call sites) are per thread: at
+  // kCallParamBase + offset in the param space, kernel parameters at [0, their size).
+  static constexpr std::uint64_t kCallParamBase = 1ULL << 40;
+
   std::string file;
   std::string version;            // .version, "" if none
   std::string target = "sm_90a";  // .target (first token), or the default
@@ -154,6 +183,11 @@ struct Program {
   std::vector<RegisterDecl> registers;
   std::vector<Variable> variables;   // shared, global, const (module and kernel scope)
   std::vector<Variable> params;      // kernel parameters, in order, with param-space offsets
+  std::vector<Function> functions;   // .func definitions and declarations
+  std::vector<Variable> call_params; // per-thread .param variables (address: kCallParamBase + offset)
+  std::uint64_t call_param_bytes = 0;  // their bytes per thread
+  std::uint64_t local_bytes = 0;       // .local variables' bytes per thread (Variable::address: offset)
+  int entry_begin = 0, entry_end = 0;  // the kernel's (or bare snippet's) code in `code`
   std::map<std::string, int> labels; // label -> instruction index
   std::vector<Instruction> code;
   // The source text's lines, for traces (once: an instruction refers to its line by number).

@@ -26,6 +26,10 @@ void AsyncCopies::wait(int thread, int n, Memory& shared) {
   threads_[static_cast<std::size_t>(thread)].wait(n, [&](const Copy& c) { complete(c, shared); });
 }
 
+void AsyncCopies::complete_all(int thread, Memory& shared) {
+  threads_[static_cast<std::size_t>(thread)].complete_all([&](const Copy& c) { complete(c, shared); });
+}
+
 std::optional<AsyncCopies::Copy> AsyncCopies::drain(Memory& shared) {
   std::optional<Copy> first;
   for (auto& t : threads_) {

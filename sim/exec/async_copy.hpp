@@ -38,6 +38,8 @@ class AsyncCopies {
   void commit(int thread) { threads_[static_cast<std::size_t>(thread)].commit(); }
   // Completes the thread's groups but the n most recent: their bytes go to `shared`.
   void wait(int thread, int n, Memory& shared);
+  // Completes every copy of the thread, committed or not (cp.async.mbarrier.arrive).
+  void complete_all(int thread, Memory& shared);
   // Commits and completes everything of every thread (the end of the CTA); returns the first copy
   // that was still in flight (of the lowest thread), if any.
   std::optional<Copy> drain(Memory& shared);

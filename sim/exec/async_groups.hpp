@@ -27,6 +27,13 @@ class AsyncGroups {
     ops_.erase(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(k));
   }
 
+  // Completes every pending operation, committed or not (the group numbers stay as they are).
+  template <class Done>
+  void complete_all(Done&& done) {
+    for (const Entry& e : ops_) done(e.op);
+    ops_.clear();
+  }
+
   [[nodiscard]] bool idle() const { return ops_.empty(); }
   [[nodiscard]] std::size_t pending() const { return ops_.size(); }
   // The pending operations, oldest first.

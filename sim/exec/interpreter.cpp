@@ -91,6 +91,8 @@ void register_all(std::vector<SemanticSpec>& t) {
   register_memory(t);
   register_warp(t);
   register_special(t);
+  register_mbarrier(t);
+  register_atomic(t);
 }
 
 }  // namespace exec
@@ -106,6 +108,11 @@ std::vector<int> post_dominators(const ptx::Program& p) {
   const int exit = n;
   std::vector<std::vector<int>> succ(static_cast<std::size_t>(n) + 1), pred(static_cast<std::size_t>(n) + 1);
   const auto table = ptx::opcode_table();
+  // Falling off the end of the kernel's or a function's code leaves it: no edge into the next one.
+  std::vector<char> last(static_cast<std::size_t>(n) + 1, 0);
+  if (p.entry_end > 0) last[static_cast<std::size_t>(p.entry_end - 1)] = 1;
+  for (const ptx::Function& f : p.functions)
+    if (f.defined && f.end > f.begin) last[static_cast<std::size_t>(f.end - 1)] = 1;
   for (int i = 0; i < n; ++i) {
     const Instruction& ins = p.code[static_cast<std::size_t>(i)];
     const ptx::Flow flow = table[static_cast<std::size_t>(ins.family)].flow;
@@ -119,7 +126,7 @@ std::vector<int> post_dominators(const ptx::Program& p) {
     } else {
       s.push_back(i + 1);
     }
-    for (int& x : s) x = std::min(x, exit);
+    for (int& x : s) x = x == i + 1 && last[static_cast<std::size_t>(i)] ? exit : std::min(x, exit);
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
     for (const int x : s) pred[static_cast<std::size_t>(x)].push_back(i);
@@ -189,6 +196,7 @@ struct Machine::Prepared {
   std::vector<int> ipdom;
   std::vector<std::unique_ptr<MmaExecutor>> mma;
   std::vector<std::unique_ptr<WgmmaExecutor>> wgmma;
+  std::vector<exec::Builtin> builtin;  // a call of a function declared, not defined: what runs instead
 };
 
 namespace {
@@ -292,6 +300,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
                               : fmt::format("register words ({} registers x {} threads)", prog_.registers.size(), threads()),
                     budget().register_words, "--max-register-words")}});
   }
+  frame_bytes_ = (prog_.local_bytes + prog_.call_param_bytes + 15) / 16 * 16;
   ctas_.reserve(static_cast<std::size_t>(count));
   next = 0;
   for (const auto& [lo, hi] : ranges)
@@ -363,6 +372,20 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
       wx = std::make_unique<WgmmaExecutor>(v, model_of(ins, v.family, v.a, v.d), ins.d.wgmma->operands);
     }
     prep->wgmma.push_back(std::move(wx));
+    exec::Builtin b = exec::Builtin::none;
+    if (spec.flow == ptx::Flow::call) {
+      const ptx::Function& f = prog_.functions[static_cast<std::size_t>(ins.d.mode)];
+      if (!f.defined) {
+        b = exec::builtin_named(f.name);
+        if (b == exec::Builtin::none)
+          throw located(prog_, ins,
+                        fmt::format("'{}' is declared (line {}) but not defined in the file; of the functions CUDA "
+                                    "provides, ptxmma runs vprintf and __assertfail",
+                                    f.name, f.loc.line));
+        exec::check_builtin(prog_, ins, b);
+      }
+    }
+    prep->builtin.push_back(b);
   }
   prep->ipdom = post_dominators(prog_);
   prep_ = std::move(prep);
@@ -445,14 +468,17 @@ void Machine::start() {
 void Machine::begin_cta() {
   const int n = static_cast<int>(prog_.code.size());
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
-  cr.copies.emplace(threads(), ctas_[static_cast<std::size_t>(cur_cta_)].shared.size());
+  Cta& cta = ctas_[static_cast<std::size_t>(cur_cta_)];
+  cr.copies.emplace(threads(), cta.shared.size());
+  if (frame_bytes_ > 0) cta.local = Memory::dense("local", frame_bytes_ * static_cast<std::uint64_t>(threads()));
   cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
   for (int w = 0; w < warps_; ++w) {
     // Lanes that exist: the block may end inside this warp.
     const std::int64_t t = block_threads_ - 32LL * warp_id(w);
     WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
     r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
-    r.stack.push_back({0, n, r.launch});
+    // A Program built without the parser (no functions) runs all its code.
+    r.stack.push_back({prog_.entry_begin, n, r.launch, prog_.functions.empty() ? n : prog_.entry_end});
   }
 }
 
@@ -484,14 +510,22 @@ bool Machine::step() {
 }
 
 void Machine::complete_collectives() {
-  std::vector<WarpRun>& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps;
+  CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
+  std::vector<WarpRun>& ws = cr.warps;
   bool released = false;
-  int barrier_waiting = 0, live = 0;
+  int barrier_waiting = 0, live = 0, parked = 0;
+  bool moved = false;  // a parked warp waits elsewhere than when the parked warps were last resumed
   std::set<std::uint64_t> barrier_ids;
   for (int w = 0; w < warps_; ++w) {
     const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
     ++live;
+    if (r.parked) {
+      if (cr.mbar.completions != r.park_completions) return;  // a phase completed: it goes on
+      ++parked;
+      moved = moved || r.park_pc != r.resume_pc;
+      continue;
+    }
     if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != ptx::Collective::cta_barrier) continue;
     ++barrier_waiting;
     const int lane = std::countr_zero(r.stack.back().mask);
@@ -502,9 +536,32 @@ void Machine::complete_collectives() {
     finish_cta();
     return;
   }
-  // A CTA barrier completes when every warp that has not exited waits at it (same barrier number).
+  // A CTA barrier completes when every warp that has not exited waits at it (same barrier number);
+  // a bar.red's reduction is then written to every thread's destination.
   if (barrier_waiting == live && barrier_ids.size() == 1) {
-    for (WarpRun& r : ws) r.released = !r.stack.empty();
+    bool reduce = false;
+    for (WarpRun& r : ws) {
+      r.released = !r.stack.empty();
+      reduce = reduce || (r.released && prog_.code[static_cast<std::size_t>(r.waiting)].d.mode == 3);
+    }
+    if (reduce) {
+      std::vector<exec::BarrierArrival> red;
+      for (int w = 0; w < warps_; ++w) {
+        const WarpRun& r = ws[static_cast<std::size_t>(w)];
+        if (!r.released) continue;
+        const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
+        std::uint32_t lanes = r.stack.back().mask;
+        if (ins.guard >= 0)
+          for (int lane = 0; lane < kLanes; ++lane)
+            if ((reg(w * kLanes + lane, ins.guard, cur_cta_) != 0) == ins.guard_negated) lanes &= ~(1U << lane);
+        red.push_back({w, ins, lanes});
+      }
+      try {
+        exec::bar_reduce(*this, cur_cta_, red);
+      } catch (const Error& e) {
+        throw located(prog_, red.front().ins, e.what());
+      }
+    }
     released = true;
   }
   for (int g = 0; g + 4 <= warps_; g += 4) {
@@ -518,20 +575,40 @@ void Machine::complete_collectives() {
     run_wgmma(g);
     released = true;
   }
-  if (released) return;
+  if (released) {
+    cr.resumed = false;
+    return;
+  }
+  // Warps parked at an mbarrier wait go on (the wait need not be in a loop, or the loop may do
+  // something else) unless they were resumed before, parked again where they were, and no
+  // mbarrier has changed since.
+  if (parked > 0 && !(cr.resumed && cr.resumed_changes == cr.mbar.changes && !moved)) {
+    cr.resumed = true;
+    cr.resumed_changes = cr.mbar.changes;
+    for (WarpRun& r : ws) {
+      r.resume_pc = r.parked ? r.park_pc : -1;
+      r.parked = false;
+    }
+    return;
+  }
   // A deadlock: name each waiting warp and where it waits.
   std::string who;
   const Instruction* first = nullptr;
   for (int w = 0; w < warps_; ++w) {
     const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
-    const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
+    const Instruction& ins = prog_.code[static_cast<std::size_t>(r.parked ? r.park_pc : r.waiting)];
     if (!first) first = &ins;
-    who += fmt::format("{}{} at line {} ({})", who.empty() ? "" : "; ", warp_name(cur_cta_, w), ins.loc.line, ins.text);
+    who += fmt::format("{}{} at line {} ({}", who.empty() ? "" : "; ", warp_name(cur_cta_, w), ins.loc.line, ins.text);
+    if (r.parked)
+      who += fmt::format(", waiting on the mbarrier at shared {:#x}: {}", r.park_addr,
+                         Mbarrier::decode(cta(cur_cta_).shared.load(r.park_addr, 8)).describe());
+    who += ")";
   }
   throw located(prog_, *first,
                 fmt::format("deadlock: no warp can go on ({}); a barrier needs every live warp of the block, a "
-                            "wgmma.mma_async the four warps of its warpgroup at the same instruction",
+                            "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
+                            "wait the arrivals and transactions of its phase",
                             who));
 }
 
@@ -554,6 +631,7 @@ void Machine::finish_cta() {
                          "cp.async.wait_group or wait_all completed it; its bytes were written then)",
                          warp_name(cur_cta_, c->thread / kLanes), c->thread % kLanes));
   runs_[static_cast<std::size_t>(cur_cta_)] = CtaRun{};  // its control state is no longer needed
+  cta(cur_cta_).local = Memory::dense("local", 0);
   if (++cur_cta_ == ctas()) {
     cur_cta_ = ctas() - 1;
     finished_ = true;
@@ -569,13 +647,25 @@ std::optional<Machine::Position> Machine::next() {
 }
 
 bool Machine::ready(int w) {
-  WarpRun& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
+  CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
+  WarpRun& ws = cr.warps[static_cast<std::size_t>(w)];
+  if (ws.parked) {
+    if (cr.mbar.completions == ws.park_completions) return false;
+    ws.parked = false;
+  }
   const int n = static_cast<int>(prog_.code.size());
   auto& stack = ws.stack;
   while (!stack.empty()) {
     const WarpRun::Entry& top = stack.back();
-    if (top.mask == 0 || top.pc == top.rpc || top.pc >= n) {
+    if (top.mask == 0 || top.pc == top.rpc || top.pc >= n || top.pc >= top.end) {
       stack.pop_back();
+      continue;
+    }
+    // A call whose callee's entries have all left: its lanes are back in the caller.
+    if (!ws.frames.empty() && stack.size() <= ws.frames.back().base) {
+      const WarpRun::Frame f = ws.frames.back();
+      ws.frames.pop_back();
+      return_from(w, f);
       continue;
     }
     // A collective of several warps: wait there until the others arrive.
@@ -659,18 +749,25 @@ void Machine::execute(int w) {
         top.pc = pc + 1;
       } else {
         const int rpc = prep.ipdom[static_cast<std::size_t>(pc)];
-        const int outer_rpc = top.rpc;
+        const int outer_rpc = top.rpc, end = top.end;
         top.pc = rpc;
         if (rpc == outer_rpc) stack.pop_back();
         if (stack.size() + 2 > kMaxStack) throw located(prog_, ins, "the reconvergence stack overflowed");
-        stack.push_back({pc + 1, rpc, fall});
-        stack.push_back({target, rpc, taken});
+        stack.push_back({pc + 1, rpc, fall, end});
+        stack.push_back({target, rpc, taken, end});
       }
       return;
     }
+    if (flow == ptx::Flow::call) {
+      stack.back().pc = pc + 1;
+      if (lanes != 0) call(w, ins, pc, lanes);
+      return;
+    }
     if (flow == ptx::Flow::exit) {
-      ws.exited |= lanes;
-      for (WarpRun::Entry& e : stack) e.mask &= ~lanes;
+      // ret in a function leaves the callee's entries: the lanes wait in the caller until all return.
+      const bool in_function = ins.opcode == "ret" && !ws.frames.empty();
+      if (!in_function) ws.exited |= lanes;
+      for (std::size_t k = in_function ? ws.frames.back().base : 0; k < stack.size(); ++k) stack[k].mask &= ~lanes;
       stack.back().pc = pc + 1;
       return;
     }
@@ -678,13 +775,21 @@ void Machine::execute(int w) {
       exec::Exec x(*this, path, w, cur_cta_);
       x.live_mask = ws.launch & ~ws.exited;
       x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
-      x.copies = &*runs_[static_cast<std::size_t>(cur_cta_)].copies;
+      CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
+      x.copies = &*cr.copies;
+      x.mbar = &cr.mbar;
       try {
         if (lanes != 0 || ins.d.sync) prep.fns[static_cast<std::size_t>(pc)](x, ins, lanes);
       } catch (const ptx::PtxError&) {
         throw;
       } catch (const Error& e) {
         throw located(prog_, ins, fmt::format("'{}': {}", ins.text, e.what()));
+      }
+      if (x.park) {
+        ws.parked = true;
+        ws.park_pc = pc;
+        ws.park_addr = x.park_addr;
+        ws.park_completions = cr.mbar.completions;
       }
       if (ins.d.unit == ptx::AsyncUnit::wgmma) {
         if (ins.d.step == ptx::AsyncStep::fence) ws.async.fence();
@@ -694,6 +799,62 @@ void Machine::execute(int w) {
     }
     stack.back().pc = pc + 1;
   }
+}
+
+// A call by `lanes` (the whole path: a guard may not split it) of warp w: the arguments are copied
+// into the callee's parameters, and the callee's code runs as a new entry above the caller's,
+// which waits at the next instruction; or a built-in function runs at once.
+void Machine::call(int w, const Instruction& ins, int pc, std::uint32_t lanes) {
+  WarpRun& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
+  const std::uint32_t path = ws.stack.back().mask;
+  if (lanes != path)
+    throw located(prog_, ins,
+                  fmt::format("'{}': lanes {} call and lanes {} of the same path do not (a guard that differs between "
+                              "lanes; branch around the call instead)",
+                              ins.text, exec::lane_list(lanes), exec::lane_list(path & ~lanes)));
+  const ptx::Function& f = prog_.functions[static_cast<std::size_t>(ins.d.mode)];
+  exec::Exec x(*this, path, w, cur_cta_);
+  if (const exec::Builtin b = prep_->builtin[static_cast<std::size_t>(pc)]; b != exec::Builtin::none) {
+    try {
+      exec::run_builtin(x, ins, lanes, b);
+    } catch (const ptx::PtxError&) {
+      throw;
+    } catch (const Error& e) {
+      throw located(prog_, ins, fmt::format("'{}' ({}): {}", ins.text, f.name, e.what()));
+    }
+    return;
+  }
+  for (const WarpRun::Frame& fr : ws.frames)
+    if (prog_.code[static_cast<std::size_t>(fr.pc)].d.mode == ins.d.mode)
+      throw located(prog_, ins,
+                    fmt::format("'{}' calls '{}' while a call of it is in progress (line {}): recursion is not "
+                                "supported",
+                                ins.text, f.name, line_of(fr.pc)));
+  if (ws.frames.size() >= kMaxCallDepth)
+    throw located(prog_, ins, fmt::format("calls nested more than {} deep", kMaxCallDepth));
+  try {
+    exec::copy_params(x, ins.ops[2], f.params, lanes);
+  } catch (const Error& e) {
+    throw located(prog_, ins, fmt::format("'{}': {}", ins.text, e.what()));
+  }
+  ws.frames.push_back({ws.stack.size(), pc, lanes});
+  ws.stack.push_back({f.begin, f.end, lanes, f.end});
+}
+
+// The callee of frame f has returned: its return values go to the caller's return parameters in
+// the lanes that called and have not exited.
+void Machine::return_from(int w, const WarpRun::Frame& f) {
+  const WarpRun& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
+  const Instruction& ins = prog_.code[static_cast<std::size_t>(f.pc)];
+  const std::uint32_t lanes = f.lanes & ~ws.exited;
+  if (lanes == 0) return;
+  exec::Exec x(*this, lanes, w, cur_cta_);
+  exec::copy_returns(x, ins.ops[0], prog_.functions[static_cast<std::size_t>(ins.d.mode)].returns, lanes);
+}
+
+void Machine::print(const std::string& text) {
+  sum_.printed += text;
+  if (opts_.print) *opts_.print << text << std::flush;
 }
 
 // One wgmma.mma_async on the warpgroup of warps g..g+3, all waiting at it.

@@ -43,6 +43,7 @@
 #include "isa/ptx_program.hpp"
 #include "sim/util/budget.hpp"
 #include "sim/exec/async_copy.hpp"
+#include "sim/exec/mbarrier.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/cta.hpp"
 #include "sim/state/grid.hpp"
@@ -64,6 +65,7 @@ struct InterpreterOptions {
   // The CTAs that run, as inclusive ranges of ranks (GridShape::rank); empty: every CTA of the grid.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ctas;
   std::ostream* trace = nullptr;        // one line per executed instruction, when set
+  std::ostream* print = nullptr;        // where device printf (vprintf) writes, besides RunSummary::printed
   bool strict = false;                  // diagnostics (wgmma hazards) are errors, not warnings
 };
 
@@ -73,6 +75,7 @@ struct RunSummary {
   std::vector<std::uint64_t> steps;           // instructions per thread (cta * threads() + thread)
   std::vector<std::uint32_t> exited;          // per warp (cta * warps() + warp): lanes that executed ret/exit
   std::vector<ptx::Diagnostic> warnings;      // diagnostics (not under strict: those are thrown)
+  std::string printed;                        // what vprintf printed, in execution order
 };
 
 class Machine {
@@ -80,6 +83,10 @@ class Machine {
   static constexpr int kLanes = 32;
   // Shared-memory window of generic addresses (cvta.shared / generic ld and st).
   static constexpr std::uint64_t kSharedWindow = 0x00007e0000000000ULL;
+  // Local-memory window: the same generic address is each thread's own local memory.
+  static constexpr std::uint64_t kLocalWindow = 0x00007d0000000000ULL;
+  // Calls deeper than this are an error (a runaway recursion).
+  static constexpr std::size_t kMaxCallDepth = 64;
   // Shared memory when neither the program nor the options ask for more: 48 KiB, the static
   // limit of a CTA.
   static constexpr std::uint64_t kDefaultShared = 48 * 1024;
@@ -155,6 +162,12 @@ class Machine {
   // A diagnostic of the running instruction: a warning in summary(), or thrown under strict.
   void diagnose(const ptx::Instruction& ins, const std::string& what);
 
+  // A thread's frame (its .local variables, then its call parameters) in its CTA's local memory:
+  // thread * frame_bytes() onward (Cta::local, made when the CTA starts).
+  [[nodiscard]] std::uint64_t frame_bytes() const { return frame_bytes_; }
+  // Text printed by vprintf (also written to InterpreterOptions::print when set).
+  void print(const std::string& text);
+
  private:
   struct Prepared;
   // One warp's SIMT state.
@@ -162,17 +175,38 @@ class Machine {
     struct Entry {
       int pc, rpc;
       std::uint32_t mask;
+      int end;  // the end of the code it runs in (the kernel's or a function's): reaching it pops
+    };
+    // A call in progress: the callee's entries are stack[base..]; the caller waits below them at
+    // the instruction after the call `pc`; `lanes` called.
+    struct Frame {
+      std::size_t base;
+      int pc;
+      std::uint32_t lanes;
     };
     std::vector<Entry> stack;
+    std::vector<Frame> frames;
     std::uint32_t launch = 0, exited = 0;
     int waiting = -1;       // pc of the collective it waits at
     bool released = false;  // the collective at `waiting` has completed: step past it
+    // An mbarrier wait at park_pc found its phase incomplete: the warp yields until a phase
+    // completes (MbarrierActivity::completions moves past park_completions) or nothing else runs.
+    bool parked = false;
+    int park_pc = -1;
+    int resume_pc = -1;  // where it was parked when the parked warps were last resumed
+    std::uint64_t park_addr = 0, park_completions = 0;
     WgmmaAsync async;
   };
-  // A CTA's scheduler state: its warps' control state, its cp.async in flight.
+  // A CTA's scheduler state: its warps' control state, its cp.async in flight, its mbarrier
+  // activity. `resumed`: the parked warps were resumed because nothing else could run, when the
+  // objects had seen `resumed_changes` changes; if all park again where they were then, with no
+  // change since, it is a deadlock.
   struct CtaRun {
     std::vector<WarpRun> warps;
     std::optional<AsyncCopies> copies;
+    MbarrierActivity mbar;
+    bool resumed = false;
+    std::uint64_t resumed_changes = 0;
   };
 
   // Whether warp w has an instruction to execute now (false: finished, or waiting at a collective
@@ -184,6 +218,8 @@ class Machine {
   void run_wgmma(int group);
   void begin_cta();
   void finish_cta();
+  void call(int w, const ptx::Instruction& ins, int pc, std::uint32_t lanes);
+  void return_from(int w, const WarpRun::Frame& f);
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 
   const ptx::Program& prog_;
@@ -191,6 +227,7 @@ class Machine {
   int warps_ = 1, first_warp_ = 0;
   std::int64_t block_threads_ = 32;
   std::vector<int> widths_;
+  std::uint64_t frame_bytes_ = 0;
   Grid grid_;
   std::vector<Cta> ctas_;
   std::shared_ptr<const Prepared> prep_;

@@ -2,12 +2,14 @@
 // each family file adds its rows to (sim/exec/sem_*.cpp).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "isa/ptx_program.hpp"
 #include "sim/exec/async_copy.hpp"
+#include "sim/exec/mbarrier.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/exec/mma.hpp"
 
@@ -29,6 +31,9 @@ class Exec {
   const MmaExecutor* mma = nullptr;      // the prepared executor of an mma instruction
   AsyncCopies* copies = nullptr;         // the CTA's cp.async in flight
   bool race_reported = false;            // a shared-memory race of this instruction was reported
+  MbarrierActivity* mbar = nullptr;      // the CTA's mbarrier counters
+  bool park = false;                     // set by a wait whose phase is incomplete: the warp yields
+  std::uint64_t park_addr = 0;           // the shared offset of that mbarrier
 
   // A shared-memory access of [addr, addr + n) in a lane: reported (once an instruction) when a
   // cp.async in flight writes any of those bytes.
@@ -55,6 +60,15 @@ void for_lanes(std::uint32_t lanes, F&& f) {
 
 std::string lane_list(std::uint32_t mask);  // "0-3, 8"
 
+// The memory of an access of `bytes` at an address in state space `s` by a lane, and the address
+// within it: .local and call parameters (param addresses from Program::kCallParamBase) are the
+// lane's frame in the CTA's local memory; a generic address in the shared window is the CTA's
+// shared memory, in the local window the lane's .local variables, any other one global memory
+// (sem_memory.cpp).
+std::pair<Memory*, std::uint64_t> resolve(Exec& x, ptx::Space s, std::uint64_t addr, int lane, std::uint64_t bytes);
+// Error "lane L: address A is not aligned to the N-byte access".
+void check_aligned(int lane, std::uint64_t addr, std::uint64_t bytes);
+
 using SemanticFn = void (*)(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 
 struct SemanticSpec {
@@ -68,6 +82,31 @@ void register_convert(std::vector<SemanticSpec>& t);  // sem_convert.cpp: cvt, c
 void register_memory(std::vector<SemanticSpec>& t);   // sem_memory.cpp: ld, st, ldmatrix, stmatrix, movmatrix
 void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmma fences, shfl, vote, bar, fences
 void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, rsqrt, tanh, lg2 (.approx)
+void register_mbarrier(std::vector<SemanticSpec>& t); // sem_mbarrier.cpp: mbarrier.*
+void register_atomic(std::vector<SemanticSpec>& t);   // sem_atomic.cpp: atom, red
+// cp.async.mbarrier.arrive (sem_mbarrier.cpp), for cp's semantic function (sem_memory.cpp).
+void cp_async_mbarrier_arrive(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
+
+// bar.red (sem_warp.cpp): the reduction (.popc count, .and, .or of the predicate c) over the
+// lanes of the warps that meet at the barrier, written to every one's destination.
+struct BarrierArrival {
+  int warp;                        // the w-th warp run
+  const ptx::Instruction& ins;     // its bar.red
+  std::uint32_t lanes;             // its lanes that take part (path and guard)
+};
+void bar_reduce(Machine& m, int cta, std::span<const BarrierArrival> warps);
+
+// Calls (sem_call.cpp). A function declared but not defined runs as one of these, if CUDA
+// provides it: vprintf (device printf) or __assertfail (assert).
+enum class Builtin : std::uint8_t { none, vprintf, assertfail };
+Builtin builtin_named(std::string_view name);
+// A located error if the declaration of b's function does not have its parameters.
+void check_builtin(const ptx::Program& p, const ptx::Instruction& call, Builtin b);
+void run_builtin(Exec& x, const ptx::Instruction& call, std::uint32_t lanes, Builtin b);
+// Copies, in each lane, the call site's argument variables into the callee's parameters
+// (`params`: Program::call_params indices), and the callee's return parameters back.
+void copy_params(Exec& x, const ptx::Operand& args, const std::vector<int>& params, std::uint32_t lanes);
+void copy_returns(Exec& x, const ptx::Operand& rets, const std::vector<int>& returns, std::uint32_t lanes);
 
 // Float arithmetic of one instruction on one lane (sem_float.cpp), for the shared opcodes.
 std::uint64_t float_arith(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b, std::uint64_t c);

@@ -219,10 +219,14 @@ void cvt(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }
 
 void cvta(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  const bool shared64 = ins.d.space == ptx::Space::shared && ins.d.type == PtxType::u64;
+  const bool wide = ins.d.type == PtxType::u64;
+  const std::uint64_t window = !wide ? 0
+                               : ins.d.space == ptx::Space::shared ? Machine::kSharedWindow
+                               : ins.d.space == ptx::Space::local  ? Machine::kLocalWindow
+                                                                   : 0;
   for_lanes(lanes, [&](int lane) {
     std::uint64_t a = x.read(ins.ops[1], lane);
-    if (shared64) a = ins.d.mode == 1 ? a - Machine::kSharedWindow : a + Machine::kSharedWindow;
+    a = ins.d.mode == 1 ? a - window : a + window;
     x.write(ins.ops[0], lane, a);
   });
 }

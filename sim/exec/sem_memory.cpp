@@ -25,35 +25,13 @@ using ptx::Space;
 
 std::uint64_t mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
 
-// The memory and the address within it.
-std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr) {
-  Machine& m = x.m;
-  Memory& shared = x.cta.shared;
-  switch (s) {
-    case Space::shared: return {&shared, addr};
-    case Space::global: return {&m.global(), addr};
-    case Space::param: return {&m.param(), addr};
-    case Space::constant: return {&m.constant(), addr};
-    case Space::generic:
-      if (addr >= Machine::kSharedWindow && addr - Machine::kSharedWindow < shared.size())
-        return {&shared, addr - Machine::kSharedWindow};
-      return {&m.global(), addr};
-    default: throw Error(fmt::format("memory space .{} is not supported", ptx::name(s)));
-  }
-}
-
-void check_aligned(int lane, std::uint64_t addr, std::uint64_t bytes) {
-  if (addr % bytes != 0)
-    throw Error(fmt::format("lane {}: address {:#x} is not aligned to the {}-byte access", lane, addr, bytes));
-}
-
 void ld(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const int es = ptx::bits(ins.d.type) / 8;
   const int n = ins.d.vec;
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t addr = x.address(ins.ops[1], lane);
     check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
-    auto [mem, a] = resolve(x, ins.d.space, addr);
+    auto [mem, a] = resolve(x, ins.d.space, addr, lane, static_cast<std::uint64_t>(es * n));
     if (mem == &x.cta.shared) x.shared_access(ins, lane, a, static_cast<std::uint64_t>(es * n), false);
     std::uint64_t v[8] = {};
     try {
@@ -77,7 +55,9 @@ void st(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const auto one = [&](int lane, bool check) {
     const std::uint64_t addr = x.address(ins.ops[0], lane);
     if (check) check_aligned(lane, addr, bytes);
-    auto [mem, a] = resolve(x, ins.d.space, addr);
+    if (check && ins.d.space == Space::param && addr < ptx::Program::kCallParamBase)
+      throw Error(fmt::format("lane {}: st.param to {:#x}, a kernel parameter: they are read-only", lane, addr));
+    auto [mem, a] = resolve(x, ins.d.space, addr, lane, bytes);
     if (check && mem == &x.cta.shared) x.shared_access(ins, lane, a, bytes, true);
     try {
       for (int i = 0; i < n; ++i) {
@@ -186,6 +166,42 @@ void movmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 
 }  // namespace
 
+std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr, int lane, std::uint64_t bytes) {
+  Machine& m = x.m;
+  Memory& shared = x.cta.shared;
+  const std::uint64_t frame = m.frame_bytes();
+  const std::uint64_t locals = x.p.local_bytes, params = x.p.call_param_bytes;
+  // [offset, offset + bytes) of a thread's frame: its .local variables, then its call parameters.
+  const auto in_frame = [&](std::uint64_t offset, std::uint64_t size, const char* what) -> std::pair<Memory*, std::uint64_t> {
+    if (offset >= size || bytes > size - offset)
+      throw Error(fmt::format("lane {}: {} bytes at {} offset {:#x} are outside the thread's {} bytes", lane, bytes,
+                              what, offset, size));
+    return {&x.cta.local, static_cast<std::uint64_t>(x.base + lane) * frame + offset};
+  };
+  switch (s) {
+    case Space::shared: return {&shared, addr};
+    case Space::global: return {&m.global(), addr};
+    case Space::param:
+      if (addr >= ptx::Program::kCallParamBase)
+        return in_frame(addr - ptx::Program::kCallParamBase + locals, locals + params, "call-parameter");
+      return {&m.param(), addr};
+    case Space::local: return in_frame(addr, locals, "local");
+    case Space::constant: return {&m.constant(), addr};
+    case Space::generic:
+      if (addr >= Machine::kSharedWindow && addr - Machine::kSharedWindow < shared.size())
+        return {&shared, addr - Machine::kSharedWindow};
+      if (addr >= Machine::kLocalWindow && addr - Machine::kLocalWindow < frame)
+        return in_frame(addr - Machine::kLocalWindow, locals, "local");
+      return {&m.global(), addr};
+    default: throw Error(fmt::format("memory space .{} is not supported", ptx::name(s)));
+  }
+}
+
+void check_aligned(int lane, std::uint64_t addr, std::uint64_t bytes) {
+  if (addr % bytes != 0)
+    throw Error(fmt::format("lane {}: address {:#x} is not aligned to the {}-byte access", lane, addr, bytes));
+}
+
 void cp_async(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   AsyncCopies& copies = *x.copies;
   switch (ins.d.step) {
@@ -193,6 +209,7 @@ void cp_async(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     case ptx::AsyncStep::wait:
       for_lanes(lanes, [&](int lane) { copies.wait(x.base + lane, ins.d.groups, x.cta.shared); });
       return;
+    case ptx::AsyncStep::arrive: cp_async_mbarrier_arrive(x, ins, lanes); return;
     case ptx::AsyncStep::wait_all:
       for_lanes(lanes, [&](int lane) {
         copies.commit(x.base + lane);

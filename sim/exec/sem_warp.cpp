@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <span>
 
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
@@ -146,6 +147,10 @@ void activemask(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }
 
 void bar(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (ins.d.mode == 3 && x.m.warps() == 1) {  // one warp: no collective, the reduction is its own
+    const BarrierArrival one[] = {{x.base / Machine::kLanes, ins, lanes}};
+    bar_reduce(x.m, x.cta_index, one);
+  }
   if (ins.d.mode == 2) {  // bar.warp.sync
     if (lanes) (void)members(x, ins, ins.ops[0], lanes);
     return;
@@ -173,7 +178,33 @@ void trap(Exec&, const Instruction&, std::uint32_t lanes) {
   if (lanes) throw Error(fmt::format("trap executed by lanes {}", lane_list(lanes)));
 }
 
+void brkpt(Exec&, const Instruction&, std::uint32_t lanes) {
+  if (lanes) throw Error(fmt::format("breakpoint (brkpt) reached by lanes {}", lane_list(lanes)));
+}
+
 }  // namespace
+
+void bar_reduce(Machine& m, int cta, std::span<const BarrierArrival> warps) {
+  std::uint32_t count = 0;
+  bool all = true, any = false;
+  int op = -1;
+  for (const BarrierArrival& a : warps) {
+    if (a.ins.d.mode != 3 || (op >= 0 && a.ins.d.mode2 != op))
+      throw Error("bar.red and another barrier instruction, or reductions of different kinds, meet at one barrier");
+    op = a.ins.d.mode2;
+    const ptx::Operand& c = a.ins.ops.back();
+    for_lanes(a.lanes, [&](int lane) {
+      const int t = a.warp * Machine::kLanes + lane;
+      const bool v = (c.kind == ptx::Operand::Kind::imm ? c.value != 0 : m.reg(t, c.reg, cta) != 0) != c.negated;
+      count += v ? 1 : 0;
+      all = all && v;
+      any = any || v;
+    });
+  }
+  const std::uint64_t result = op == 0 ? count : op == 1 ? all : any;
+  for (const BarrierArrival& a : warps)
+    for_lanes(a.lanes, [&](int lane) { m.set_reg(a.warp * Machine::kLanes + lane, a.ins.ops[0].reg, result, cta); });
+}
 
 // elect.sync: the leader is the lowest lane of the member mask (which must be the executing
 // lanes, as for vote); every lane gets its number in d, and p is true in the leader alone.
@@ -197,6 +228,8 @@ void register_warp(std::vector<SemanticSpec>& t) {
   t.push_back({"fence", nop});
   t.push_back({"membar", nop});
   t.push_back({"trap", trap});
+  t.push_back({"brkpt", brkpt});
+  t.push_back({"setmaxnreg", nop});
   t.push_back({"elect", elect});
   t.push_back({"griddepcontrol", nop});
   t.push_back({"nanosleep", nop});

@@ -18,6 +18,9 @@ struct Cta {
   std::uint64_t rank = 0;  // linear index in the grid (GridShape::rank)
   Memory shared;
   RegisterFile regs;
+  // Each thread's .local variables and call parameters (Machine::frame_bytes() a thread), made
+  // while the CTA runs.
+  Memory local = Memory::dense("local", 0);
 
   // "CTA (1, 0, 0)", for messages and listings.
   [[nodiscard]] std::string name() const {

@@ -101,5 +101,51 @@ add.u32 %r1, %r0, 2;
   EXPECT_EQ(error_of("griddepcontrol.go;\n"), "test.ptx:1:1: error: 'griddepcontrol.go' needs .launch_dependents or .wait");
 }
 
+// bar.red over three warps: .popc counts the lanes whose predicate holds, .and/.or combine them;
+// with one warp the reduction is the warp's own. Mixed with a bar.sync at the barrier: an error.
+TEST(RealCodeForms, BarrierReductions) {
+  InterpreterOptions o;
+  o.ntid = {96, 1, 1};
+  const Ran r = run_ptx(R"(
+.reg .b32 %r<4>;
+.reg .pred %p<6>;
+mov.u32 %r0, %tid.x;
+rem.u32 %r1, %r0, 5;
+setp.eq.u32 %p0, %r1, 0;
+bar.red.popc.u32 %r2, 0, %p0;
+setp.ne.u32 %p1, %r0, 77;
+barrier.red.and.aligned.pred %p2, 1, %p1;
+bar.red.or.pred %p3, 2, 96, !%p1;
+bar.red.and.pred %p4, 3, %p0;
+)",
+                        {}, o);
+  for (int t = 0; t < 96; ++t) {
+    EXPECT_EQ(r.reg(t, "%r2"), 20U) << t;  // 0, 5, ..., 95
+    EXPECT_EQ(r.reg(t, "%p2"), 0U);
+    EXPECT_EQ(r.reg(t, "%p3"), 1U);
+    EXPECT_EQ(r.reg(t, "%p4"), 0U);
+  }
+  const Ran one = run_ptx(".reg .b32 %r;\n.reg .pred %p;\nsetp.lt.u32 %p, %laneid, 7;\nbar.red.popc.u32 %r, 0, %p;");
+  EXPECT_EQ(one.reg(31, "%r"), 7U);
+  o.ntid = {64, 1, 1};
+  EXPECT_NE(error_of(".reg .b32 %r<2>;\n.reg .pred %p;\nmov.u32 %r0, %warpid;\nsetp.eq.u32 %p, %r0, 0;\n@%p bra A;\n"
+                     "bar.sync 0;\nbra.uni B;\nA:\nbar.red.popc.u32 %r1, 0, %p;\nB:\nret;",
+                     o)
+                .find("bar.red and another barrier instruction"),
+            std::string::npos);
+  EXPECT_NE(error_of(".reg .pred %p;\nbar.red.popc.pred %p, 0, %p;").find(".popc needs the type .u32"), std::string::npos);
+}
+
+TEST(RealCodeForms, SetmaxnregIsCheckedAndBrkptStops) {
+  (void)run_ptx("setmaxnreg.inc.sync.aligned.u32 240;\nsetmaxnreg.dec.sync.aligned.u32 24;");
+  EXPECT_NE(error_of("setmaxnreg.dec.sync.aligned.u32 100;").find("a register count of 100; it must be a multiple of 8 "
+                                                                  "in 24..256"),
+            std::string::npos);
+  EXPECT_NE(error_of(".reg .b32 %r;\nsetmaxnreg.inc.sync.aligned.u32 %r;").find("must be an integer constant"),
+            std::string::npos);
+  EXPECT_EQ(error_of(".reg .pred %p;\nsetp.eq.u32 %p, %laneid, 3;\n@%p brkpt;"),
+            "test.ptx:3:5: error: 'brkpt': breakpoint (brkpt) reached by lanes 3");
+}
+
 }  // namespace
 }  // namespace ptxmma::test

@@ -297,7 +297,8 @@ void add_debug_command(CLI::App& app) {
   cmd->callback([opts] {
     const SnippetSetup setup = snippet_setup(*opts);
     const ptx::ParseOptions& po = setup.parse;
-    const InterpreterOptions& io = setup.interp;
+    InterpreterOptions io = setup.interp;
+    io.print = &std::cout;  // device printf, as it runs
     const PtxState& state = setup.state;
     // A script is read whole, bounded like every input (/dev/zero or a folder is an error).
     std::istringstream script(opts->commands.empty() ? std::string() : read_input_file(opts->commands));

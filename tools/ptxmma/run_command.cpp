@@ -95,6 +95,7 @@ void add_run_command(CLI::App& app) {
     InterpreterOptions& io = setup.interp;
     const PtxState& state = setup.state;
     if (opts->trace && !opts->json) io.trace = &std::cout;
+    if (!opts->json) io.print = &std::cout;  // device printf, as it runs
     const std::uint32_t lane_mask = parse_list(opts->lanes, "lane");
     const std::uint32_t warp_mask = parse_list(opts->warps, "warp");
     std::vector<std::pair<std::string, int>> matrices;
@@ -138,6 +139,7 @@ void add_run_command(CLI::App& app) {
         }
         j["warps"] = m.warps();
         j["instructions"] = sum.warp_instructions;
+        if (!sum.printed.empty()) j["printed"] = sum.printed;
         j["exited"] = sum.exited;
         j["warnings"] = nlohmann::json::array();
         for (const auto& w : sum.warnings) j["warnings"].push_back(w.text());
