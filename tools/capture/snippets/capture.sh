@@ -22,3 +22,6 @@ run wgmma_pipeline 128 f16:2560,f32:1024 1024
 run wgmma_rs_fp8 128 f16:128,f32:2048,f16:512 1024
 run cp_async_mma_grid 64 f16:2048,f16:2048,f32:32 1024 cp_async_mma_grid --grid 2,2
 run same_address_stores 32 u32:4 16   # hand-written PTX (no .cu)
+run mbarrier_atomics 64 f32w:512,u32:512,f16:512 3200 mbarrier_atomics --grid 2,2
+run device_call 64 f32:64,u32:64 256
+run barrier_reduce 96 u32:96 288
