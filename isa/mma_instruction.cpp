@@ -1,4 +1,3 @@
-#include "isa/instruction_text.hpp"
 #include "isa/mma_instruction.hpp"
 
 #include <fmt/format.h>
@@ -6,11 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <functional>
 #include <vector>
 
+#include "isa/instruction_text.hpp"
+#include "isa/matrix_legality.hpp"
 #include "sim/error.hpp"
-#include "sim/util/target.hpp"
 
 namespace ptxmma {
 
@@ -54,6 +53,9 @@ const Qualifier* find_qualifier(std::string_view tok) {
   return nullptr;
 }
 
+constexpr InstructionForm kForm = {"mma", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                                   "an mma instruction (expected mma.sync.aligned...)"};
+
 std::string scale_text(int vec, std::optional<Type> stype) {
   return fmt::format(".scale_vec::{}X with .{}", vec, stype ? name(*stype) : "?");
 }
@@ -64,16 +66,8 @@ std::string scale_text(int vec, std::optional<Type> stype) {
 
 MmaInstruction parse_mma_syntax(std::string_view raw) {
   MmaInstruction ins;
-  const std::string_view text = trim(raw);
-  ins.text = std::string(text);
-  const auto fail = [&](const std::string& what) -> void { throw Error(fmt::format("{}: {}", text, what)); };
-  if (text.empty()) throw Error("empty mma instruction");
-  for (char c : text)
-    if (std::isspace(static_cast<unsigned char>(c)))
-      fail("expected the instruction without operands (no spaces), e.g. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
-
-  std::vector<std::string_view> tok = split(text);
-  if (tok[0] != "mma") fail("not an mma instruction (expected mma.sync.aligned...)");
+  std::vector<std::string_view> tok = instruction_tokens(raw, ins.text, kForm);
+  const Fail fail = fail_with(ins.text);
   if (tok.size() > 1 && (tok[1] == "sp" || tok[1] == "sp::ordered_metadata")) {
     ins.sparse = tok[1] == "sp" ? Sparsity::sp : Sparsity::ordered;
     tok.erase(tok.begin() + 1);
@@ -98,11 +92,7 @@ MmaInstruction parse_mma_syntax(std::string_view raw) {
       continue;
     }
     if (phase == in_types) phase = after_types;
-    if (const auto shape = parse_shape(t)) {
-      if (have_shape) fail(fmt::format("two shapes: .{} and .{}", shape_name(ins.shape), t));
-      if (phase != before_types) fail(fmt::format("the shape '.{}' must come before the types", t));
-      ins.shape = *shape;
-      have_shape = true;
+    if (take_shape(t, ins.shape, have_shape, phase != before_types, fail)) {
       prev = t;
       continue;
     }
@@ -177,156 +167,115 @@ MmaInstruction parse_mma_syntax(std::string_view raw) {
 
 // ---- legality against the catalogue ----------------------------------------------------------------
 
-const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target, const MmaCatalog& catalog) {
-  const auto fail = [&](const std::string& what) -> void { throw Error(fmt::format("{}: {}", ins.text, what)); };
-  try {
-    (void)require_target(target);
-  } catch (const Error& e) {
-    throw Error(fmt::format("{}: {}", ins.text, e.what()));
-  }
-  using Set = std::vector<const MmaVariant*>;
-  const auto narrow = [](const Set& from, const std::function<bool(const MmaVariant&)>& keep) {
-    Set out;
-    for (const MmaVariant* v : from)
-      if (keep(*v)) out.push_back(v);
-    return out;
-  };
-  const auto collect = [](const Set& from, const std::function<std::string(const MmaVariant&)>& what) {
-    std::vector<std::string> out;
-    for (const MmaVariant* v : from) add_unique(out, what(*v));
-    return out;
-  };
-  Set all;  // dense and sparse forms are separate instruction sets
-  for (const MmaVariant& v : catalog.variants())
-    if (v.sparse == ins.sparse) all.push_back(&v);
+const MatrixVariant& check_mma(const MmaInstruction& ins, std::string_view target, const MatrixCatalog& catalog) {
+  return check_matrix(ins, target, catalog, [&](const Candidates& all, const Fail& fail) {
+    using V = MatrixVariant;
+    const std::string shape = shape_name(ins.shape);
+    const std::string inputs = inputs_text(ins);
+    const std::string kind_text = ins.kind == MmaKind::none ? "" : fmt::format(".kind::{}", name(ins.kind));
 
-  const std::string shape = shape_name(ins.shape);
-  const std::string inputs =
-      ins.a == ins.b ? fmt::format("{} inputs", name(ins.a)) : fmt::format("{} x {} inputs", name(ins.a), name(ins.b));
-  const std::string kind_text = ins.kind == MmaKind::none ? "" : fmt::format(".kind::{}", name(ins.kind));
-
-  // 1. shape
-  const Set by_shape = narrow(all, [&](const MmaVariant& v) { return v.shape == ins.shape; });
-  if (by_shape.empty())
-    fail(fmt::format("unknown shape .{} (mma{} shapes: {})", shape,
-                     ins.sparse == Sparsity::dense ? ".sync" : fmt::format(".{}", name(ins.sparse)),
-                     all_of(collect(all, [](const MmaVariant& v) { return shape_name(v.shape); }))));
-  // 2. a kind that does not exist for this shape (or in this sparse spelling)
-  if (ins.kind != MmaKind::none && ins.sparse != Sparsity::dense &&
-      narrow(all, [&](const MmaVariant& v) { return v.kind == ins.kind; }).empty())
-    fail(fmt::format("sparse {} is only mma.sp::ordered_metadata", kind_text));
-  if (ins.kind != MmaKind::none &&
-      narrow(by_shape, [&](const MmaVariant& v) { return v.kind == ins.kind; }).empty())
-    fail(fmt::format("{} needs shape {}; the shape is {}", kind_text,
-                     one_of(collect(narrow(all, [&](const MmaVariant& v) { return v.kind == ins.kind; }),
-                                    [](const MmaVariant& v) { return shape_name(v.shape); })),
-                     shape));
-  // 3. A and B types
-  const Set by_a = narrow(by_shape, [&](const MmaVariant& v) { return v.a == ins.a; });
-  if (by_a.empty())
-    fail(fmt::format("{} does not take {} {} (its A types: {})", shape, name(ins.a), ins.a == ins.b ? "inputs" : "A",
-                     all_of(collect(by_shape, [](const MmaVariant& v) { return std::string(name(v.a)); }))));
-  const Set by_ab = narrow(by_a, [&](const MmaVariant& v) { return v.b == ins.b; });
-  if (by_ab.empty())
-    fail(fmt::format("{} does not take {} A with {} B (with {} A, B is {})", shape, name(ins.a), name(ins.b),
-                     name(ins.a), one_of(collect(by_a, [](const MmaVariant& v) { return std::string(name(v.b)); }))));
-  // 4. kind
-  const Set by_kind = narrow(by_ab, [&](const MmaVariant& v) { return v.kind == ins.kind; });
-  if (by_kind.empty()) {
-    const auto kinds = collect(by_ab, [](const MmaVariant& v) {
-      return v.kind == MmaKind::none ? std::string("no .kind") : fmt::format(".kind::{}", name(v.kind));
+    // 1. shape
+    const Candidates by_shape = all.narrow([&](const V& v) { return v.shape == ins.shape; });
+    if (by_shape.empty())
+      fail(fmt::format("unknown shape .{} (mma{} shapes: {})", shape,
+                       ins.sparse == Sparsity::dense ? ".sync" : fmt::format(".{}", name(ins.sparse)),
+                       all_of(all.collect([](const V& v) { return shape_name(v.shape); }))));
+    // 2. a kind that does not exist for this shape (or in this sparse spelling)
+    const Candidates of_kind = all.narrow([&](const V& v) { return v.kind == ins.kind; });
+    if (ins.kind != MmaKind::none && ins.sparse != Sparsity::dense && of_kind.empty())
+      fail(fmt::format("sparse {} is only mma.sp::ordered_metadata", kind_text));
+    if (ins.kind != MmaKind::none && by_shape.narrow([&](const V& v) { return v.kind == ins.kind; }).empty())
+      fail(fmt::format("{} needs shape {}; the shape is {}", kind_text,
+                       one_of(of_kind.collect([](const V& v) { return shape_name(v.shape); })), shape));
+    // 3. A and B types
+    const Candidates by_ab = by_input_types(by_shape, ins, shape, fail);
+    // 4. kind
+    const Candidates by_kind = by_ab.narrow([&](const V& v) { return v.kind == ins.kind; });
+    if (by_kind.empty()) {
+      const auto kinds = by_ab.collect([](const V& v) {
+        return v.kind == MmaKind::none ? std::string("no .kind") : fmt::format(".kind::{}", name(v.kind));
+      });
+      if (ins.kind == MmaKind::none) fail(fmt::format("{} on {} need {}", inputs, shape, one_of(kinds)));
+      if (kinds.size() == 1 && kinds[0] == "no .kind")
+        fail(fmt::format("{} on {} take no .kind qualifier", inputs, shape));
+      fail(fmt::format("{} on {} take {}, not {}", inputs, shape, one_of(kinds), kind_text));
+    }
+    // 5. block scaling
+    const Candidates by_bs = by_kind.narrow([&](const V& v) { return v.block_scale == ins.block_scale; });
+    if (by_bs.empty()) {
+      if (ins.block_scale && ins.kind == MmaKind::none)
+        fail(fmt::format(".block_scale needs {}",
+                         one_of(all.narrow([](const V& v) { return v.block_scale; }).collect([](const V& v) {
+                           return fmt::format(".kind::{}", name(v.kind));
+                         }))));
+      if (ins.block_scale) fail(fmt::format("{} takes no .block_scale", kind_text));
+      fail(fmt::format("{} needs .block_scale", kind_text));
+    }
+    const Candidates by_scale = by_bs.narrow([&](const V& v) {
+      return v.stype == ins.stype && (v.scale_vec == ins.scale_vec || (ins.scale_vec == 0 && v.scale_vec_is_default));
     });
-    if (ins.kind == MmaKind::none) fail(fmt::format("{} on {} need {}", inputs, shape, one_of(kinds)));
-    if (kinds.size() == 1 && kinds[0] == "no .kind")
-      fail(fmt::format("{} on {} take no .kind qualifier", inputs, shape));
-    fail(fmt::format("{} on {} take {}, not {}", inputs, shape, one_of(kinds), kind_text));
-  }
-  // 5. block scaling
-  const Set by_bs = narrow(by_kind, [&](const MmaVariant& v) { return v.block_scale == ins.block_scale; });
-  if (by_bs.empty()) {
-    if (ins.block_scale && ins.kind == MmaKind::none)
-      fail(fmt::format(".block_scale needs {}",
-                       one_of(collect(narrow(all, [](const MmaVariant& v) { return v.block_scale; }),
-                                      [](const MmaVariant& v) { return fmt::format(".kind::{}", name(v.kind)); }))));
-    if (ins.block_scale) fail(fmt::format("{} takes no .block_scale", kind_text));
-    fail(fmt::format("{} needs .block_scale", kind_text));
-  }
-  const Set by_scale = narrow(by_bs, [&](const MmaVariant& v) {
-    return v.stype == ins.stype && (v.scale_vec == ins.scale_vec || (ins.scale_vec == 0 && v.scale_vec_is_default));
+    if (by_scale.empty()) {
+      if (ins.scale_vec == 0 && std::none_of(by_bs.begin(), by_bs.end(), [](auto* v) { return v->scale_vec_is_default; }))
+        fail(fmt::format("{} needs {}", kind_text,
+                         one_of(by_bs.collect([](const V& v) { return fmt::format(".scale_vec::{}X", v.scale_vec); }))));
+      int given = ins.scale_vec;
+      for (const V* v : by_bs)
+        if (given == 0 && v->scale_vec_is_default) given = v->scale_vec;
+      fail(fmt::format("{} takes {}, not {}", kind_text,
+                       one_of(by_bs.collect([](const V& v) { return scale_text(v.scale_vec, v.stype); })),
+                       scale_text(given, ins.stype)));
+    }
+    // 6. layouts
+    const Candidates by_layout =
+        by_scale.narrow([&](const V& v) { return v.alayout == ins.alayout && v.blayout == ins.blayout; });
+    if (by_layout.empty()) {
+      const auto legal = by_scale.collect([](const V& v) { return fmt::format(".{}.{}", name(v.alayout), name(v.blayout)); });
+      fail(fmt::format("{} on {} take {}{}, not .{}.{}", inputs, shape, legal.size() == 1 ? "only " : "", one_of(legal),
+                       name(ins.alayout), name(ins.blayout)));
+    }
+    // 7. C and D types
+    const Candidates by_dc = by_layout.narrow([&](const V& v) { return v.d == ins.d && v.c == ins.c; });
+    if (by_dc.empty()) {
+      if (std::all_of(by_layout.begin(), by_layout.end(), [](auto* v) { return v->c == v->d; })) {
+        const auto types = by_layout.collect([](const V& v) { return std::string(name(v.d)); });
+        if (types.size() == 1) fail(fmt::format("{} need {} C and D", inputs, types[0]));
+        fail(fmt::format("{} need C and D both {}", inputs, one_of(types)));
+      }
+      fail(fmt::format("{} on {} need (D, C) = {}; ({}, {}) is illegal", inputs, shape,
+                       one_of(by_layout.collect([](const V& v) { return fmt::format("({}, {})", name(v.d), name(v.c)); })),
+                       name(ins.d), name(ins.c)));
+    }
+    // 8. .satfinite
+    const Candidates by_sat = by_satfinite(by_dc, all, ins, fail);
+    // 9. b1 bit operation
+    const Candidates by_bitop = by_sat.narrow([&](const V& v) { return v.bitop == ins.bitop; });
+    if (by_bitop.empty()) {
+      if (ins.bitop == BitOp::none)
+        fail(fmt::format("{} need {}", inputs, one_of(by_sat.collect([](const V& v) { return fmt::format(".{}", name(v.bitop)); }))));
+      fail(fmt::format(".{} applies only to {} inputs", name(ins.bitop),
+                       all_of(all.narrow([](const V& v) { return v.bitop != BitOp::none; }).collect([](const V& v) {
+                         return std::string(name(v.a));
+                       }))));
+    }
+    // 10. rounding
+    if (ins.rounding && by_bitop.size() == 1) {
+      const V& v = by_bitop.front();
+      if (v.roundings.empty())
+        fail(fmt::format("rounding .{} applies only to {} inputs", name(*ins.rounding),
+                         all_of(all.narrow([](const V& x) { return !x.roundings.empty(); }).collect([](const V& x) {
+                           return std::string(name(x.a));
+                         }))));
+      if (std::find(v.roundings.begin(), v.roundings.end(), *ins.rounding) == v.roundings.end()) {
+        std::vector<std::string> legal;
+        for (Rounding r : v.roundings) legal.push_back(fmt::format(".{}", name(r)));
+        fail(fmt::format("{} take {}, not .{}", inputs, one_of(legal), name(*ins.rounding)));
+      }
+    }
+    return by_bitop;
   });
-  if (by_scale.empty()) {
-    if (ins.scale_vec == 0 && std::none_of(by_bs.begin(), by_bs.end(), [](auto* v) { return v->scale_vec_is_default; }))
-      fail(fmt::format("{} needs {}", kind_text,
-                       one_of(collect(by_bs, [](const MmaVariant& v) { return fmt::format(".scale_vec::{}X", v.scale_vec); }))));
-    int given = ins.scale_vec;
-    for (const MmaVariant* v : by_bs)
-      if (given == 0 && v->scale_vec_is_default) given = v->scale_vec;
-    fail(fmt::format("{} takes {}, not {}", kind_text,
-                     one_of(collect(by_bs, [](const MmaVariant& v) { return scale_text(v.scale_vec, v.stype); })),
-                     scale_text(given, ins.stype)));
-  }
-  // 6. layouts
-  const Set by_layout =
-      narrow(by_scale, [&](const MmaVariant& v) { return v.alayout == ins.alayout && v.blayout == ins.blayout; });
-  if (by_layout.empty()) {
-    const auto legal = collect(by_scale, [](const MmaVariant& v) {
-      return fmt::format(".{}.{}", name(v.alayout), name(v.blayout));
-    });
-    fail(fmt::format("{} on {} take {}{}, not .{}.{}", inputs, shape, legal.size() == 1 ? "only " : "", one_of(legal),
-                     name(ins.alayout), name(ins.blayout)));
-  }
-  // 7. C and D types
-  const Set by_dc = narrow(by_layout, [&](const MmaVariant& v) { return v.d == ins.d && v.c == ins.c; });
-  if (by_dc.empty()) {
-    const bool equal = std::all_of(by_layout.begin(), by_layout.end(), [](auto* v) { return v->c == v->d; });
-    if (equal) {
-      const auto types = collect(by_layout, [](const MmaVariant& v) { return std::string(name(v.d)); });
-      if (types.size() == 1) fail(fmt::format("{} need {} C and D", inputs, types[0]));
-      fail(fmt::format("{} need C and D both {}", inputs, one_of(types)));
-    }
-    fail(fmt::format("{} on {} need (D, C) = {}; ({}, {}) is illegal", inputs, shape,
-                     one_of(collect(by_layout,
-                                    [](const MmaVariant& v) { return fmt::format("({}, {})", name(v.d), name(v.c)); })),
-                     name(ins.d), name(ins.c)));
-  }
-  // 8. .satfinite
-  const Set by_sat = narrow(by_dc, [&](const MmaVariant& v) { return v.satfinite == ins.satfinite; });
-  if (by_sat.empty())
-    fail(fmt::format(".satfinite applies only to {} inputs, not {}",
-                     all_of(collect(narrow(all, [](const MmaVariant& v) { return v.satfinite; }),
-                                    [](const MmaVariant& v) { return std::string(name(v.a)); })),
-                     name(ins.a)));
-  // 9. b1 bit operation
-  const Set by_bitop = narrow(by_sat, [&](const MmaVariant& v) { return v.bitop == ins.bitop; });
-  if (by_bitop.empty()) {
-    if (ins.bitop == BitOp::none)
-      fail(fmt::format("{} need {}", inputs,
-                       one_of(collect(by_sat, [](const MmaVariant& v) { return fmt::format(".{}", name(v.bitop)); }))));
-    fail(fmt::format(".{} applies only to {} inputs", name(ins.bitop),
-                     all_of(collect(narrow(all, [](const MmaVariant& v) { return v.bitop != BitOp::none; }),
-                                    [](const MmaVariant& v) { return std::string(name(v.a)); }))));
-  }
-  if (by_bitop.size() != 1)
-    fail(fmt::format("matches {} catalogue entries (the catalogue has duplicates)", by_bitop.size()));
-  const MmaVariant& v = *by_bitop.front();
-  // 10. rounding
-  if (ins.rounding) {
-    if (v.roundings.empty())
-      fail(fmt::format("rounding .{} applies only to {} inputs", name(*ins.rounding),
-                       all_of(collect(narrow(all, [](const MmaVariant& x) { return !x.roundings.empty(); }),
-                                      [](const MmaVariant& x) { return std::string(name(x.a)); }))));
-    if (std::find(v.roundings.begin(), v.roundings.end(), *ins.rounding) == v.roundings.end()) {
-      std::vector<std::string> legal;
-      for (Rounding r : v.roundings) legal.push_back(fmt::format(".{}", name(r)));
-      fail(fmt::format("{} take {}, not .{}", inputs, one_of(legal), name(*ins.rounding)));
-    }
-  }
-  // 11. target
-  if (auto why = target_shortfall(v.min_target, target)) fail(*why);
-  return v;
 }
 
-MmaInstruction parse_mma(std::string_view text, std::string_view target, const MmaCatalog& catalog) {
+MmaInstruction parse_mma(std::string_view text, std::string_view target, const MatrixCatalog& catalog) {
   MmaInstruction ins = parse_mma_syntax(text);
   ins.variant = &check_mma(ins, target, catalog);
   return ins;

@@ -5,17 +5,16 @@
 #include <string>
 #include <string_view>
 
-#include "sim/catalog/mma_catalog.hpp"
-#include "sim/catalog/mma_variant.hpp"
+#include "isa/matrix_legality.hpp"
+#include "sim/catalog/mma_family.hpp"
+#include "sim/catalog/matrix_variant.hpp"
 #include "sim/numeric/rounding.hpp"
 
 namespace ptxmma {
 
-// The decoded qualifiers. Being an MmaSelector it can be handed to MmaCatalog::find directly.
-struct MmaInstruction : MmaSelector {
-  std::optional<Rounding> rounding;        // as written; nullopt: the variant's default (f64: .rn)
-  std::string text;                        // the instruction as given (trimmed)
-  const MmaVariant* variant = nullptr;     // set by parse_mma; null after parse_mma_syntax
+// The decoded qualifiers and, after parse_mma, the variant.
+struct MmaInstruction : MatrixInstruction {
+  std::optional<Rounding> rounding;  // as written; nullopt: the variant's default (f64: .rn)
 };
 
 // Syntax only: splits the qualifiers and classifies them through the qualifier tables. Accepts
@@ -28,11 +27,11 @@ MmaInstruction parse_mma_syntax(std::string_view text);
 // one-line Error saying what is illegal, e.g.
 //   "mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f32: bf16 inputs need f32 C and D"
 //   "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: needs sm_80 or later; the target is sm_75"
-const MmaVariant& check_mma(const MmaInstruction& ins, std::string_view target = "sm_90a",
-                            const MmaCatalog& catalog = mma_catalog());
+const MatrixVariant& check_mma(const MmaInstruction& ins, std::string_view target = "sm_90a",
+                            const MatrixCatalog& catalog = mma_catalog());
 
 // parse_mma_syntax + check_mma; the result's `variant` is set.
 MmaInstruction parse_mma(std::string_view text, std::string_view target = "sm_90a",
-                         const MmaCatalog& catalog = mma_catalog());
+                         const MatrixCatalog& catalog = mma_catalog());
 
 }  // namespace ptxmma

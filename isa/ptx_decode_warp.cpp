@@ -39,7 +39,7 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
   } catch (const Error& e) {
     fail(ins, e.what());
   }
-  const MmaVariant& v = *m.variant;
+  const MatrixVariant& v = *m.variant;
   const bool sparse = v.sparse != Sparsity::dense;
   // d, a, b, c[, e, f][, scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}]
   const std::size_t scales_at = sparse ? 6 : 4;
@@ -94,20 +94,20 @@ void dec_mma_async(Instruction& ins, const DecodeContext& cx) {
   } catch (const Error& e) {
     fail(ins, e.what());
   }
-  const WgmmaVariant& v = *call->ins.variant;
+  const MatrixVariant& v = *call->ins.variant;
   const Program& p = cx.program;
   call->operands.a_source = ins.ops.size() > 1 && ins.ops[1].kind == Operand::Kind::vec ? ASource::registers
                                                                                         : ASource::descriptor;
-  const std::vector<std::string> names = v.operand_names(call->operands.a_source);
+  const std::vector<std::string> names = wgmma_operand_names(v, call->operands.a_source);
   if (ins.ops.size() != names.size())
     fail(ins, fmt::format("'{}' with A from {} takes {} operands ({}), found {}", ins.text,
                           call->operands.a_source == ASource::descriptor ? "a descriptor" : "registers", names.size(),
                           fmt::join(names, ", "), ins.ops.size()));
-  fragment(p, ins, ins.ops[0], v.d_regs(), 32, "d");
-  if (call->operands.a_source == ASource::registers) fragment(p, ins, ins.ops[1], v.a_regs(), 32, "a");
+  fragment(p, ins, ins.ops[0], v.regs(ptxmma::Operand::d), 32, "d");
+  if (call->operands.a_source == ASource::registers) fragment(p, ins, ins.ops[1], v.regs(ptxmma::Operand::a), 32, "a");
   else reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
   reg(p, ins, ins.ops[2], PtxType::b64, "b-desc");
-  if (v.sparse) {
+  if (v.is_sparse()) {
     reg(p, ins, ins.ops[3], PtxType::b32, "sp-meta");
     if (ins.ops[4].kind != Operand::Kind::imm)
       fail(ins.ops[4].loc, fmt::format("'{}': sp-sel must be an integer constant", ins.text));
@@ -132,7 +132,7 @@ void dec_mma_async(Instruction& ins, const DecodeContext& cx) {
     else call->operands.imm_trans_b = c;
   }
   try {
-    v.check(call->operands);
+    check_wgmma_operands(v, call->operands);
   } catch (const Error& e) {
     fail(ins, e.what());
   }

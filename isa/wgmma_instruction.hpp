@@ -7,15 +7,14 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/catalog/wgmma_catalog.hpp"
-#include "sim/catalog/wgmma_variant.hpp"
+#include "isa/matrix_legality.hpp"
+#include "sim/catalog/wgmma_family.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 
 namespace ptxmma {
 
-struct WgmmaInstruction : WgmmaSelector {
-  std::string text;                       // the instruction as given (trimmed)
-  const WgmmaVariant* variant = nullptr;  // set by parse_wgmma; null after parse_wgmma_syntax
-};
+// The decoded qualifiers (row.col, C = D, no kind) and, after parse_wgmma, the variant.
+struct WgmmaInstruction : MatrixInstruction {};
 
 // Syntax only. Accepts .satfinite after the shape or as the last token (both assemble), and
 // .and.popc / .xor.popc after the types, and the sparse form wgmma.mma_async.sp. Throws Error
@@ -26,16 +25,16 @@ WgmmaInstruction parse_wgmma_syntax(std::string_view text);
 //   "...m64n20k16.f32.f16.f16: N = 20 is not legal for f16 inputs (N = 8..256 in steps of 8)"
 //   "...m64n8k16.f16.bf16.bf16: bf16 inputs need f32 D"
 //   "...m64n8k16.f32.f16.f16: wgmma needs sm_90a; the target is sm_90"
-const WgmmaVariant& check_wgmma(const WgmmaInstruction& ins, std::string_view target = "sm_90a",
-                                const WgmmaCatalog& catalog = wgmma_catalog());
+const MatrixVariant& check_wgmma(const WgmmaInstruction& ins, std::string_view target = "sm_90a",
+                                const MatrixCatalog& catalog = wgmma_catalog());
 
 // parse_wgmma_syntax + check_wgmma; the result's `variant` is set.
 WgmmaInstruction parse_wgmma(std::string_view text, std::string_view target = "sm_90a",
-                             const WgmmaCatalog& catalog = wgmma_catalog());
+                             const MatrixCatalog& catalog = wgmma_catalog());
 
 // A whole statement: the instruction and its operands, in PTX order
 //   d, a-desc | {a0, a1, a2, a3}, b-desc[, sp-meta, sp-sel], scale-d[, imm-scale-a, imm-scale-b][, imm-trans-a][, imm-trans-b]
-// (which immediates exist depends on the variant and the form: WgmmaVariant::operand_names).
+// (which immediates exist depends on the variant and the form: wgmma_operand_names).
 struct WgmmaStatement {
   WgmmaInstruction ins;
   WgmmaOperands operands;               // form and immediates
@@ -49,8 +48,8 @@ struct WgmmaStatement {
 };
 
 // Errors name the operand: a wrong operand count (listing the expected operands), a wrong number
-// of D registers, an immediate that is not a constant or not legal (WgmmaVariant::check).
+// of D registers, an immediate that is not a constant or not legal (MatrixVariant::check).
 WgmmaStatement parse_wgmma_statement(std::string_view text, std::string_view target = "sm_90a",
-                                     const WgmmaCatalog& catalog = wgmma_catalog());
+                                     const MatrixCatalog& catalog = wgmma_catalog());
 
 }  // namespace ptxmma

@@ -33,7 +33,7 @@ void bind_layout(nb::module_& m) {
   m.def(
       "mma_layout",
       [](const std::string& instr, const std::string& arch) {
-        const MmaVariant& v = *prepare_mma(instr, arch).ins.variant;
+        const MatrixVariant& v = *prepare_mma(instr, arch).ins.variant;
         nb::dict out;
         for (const Operand o : {Operand::a, Operand::b, Operand::c, Operand::d}) out[name(o).data()] = layout_maps(v.layout(o));
         return out;

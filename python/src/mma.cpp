@@ -32,7 +32,7 @@ const PreparedMma& prepare_mma(const std::string& instr, const std::string& arch
   const std::string key = instr + '\n' + arch;
   if (auto it = cache.find(key); it != cache.end()) return *it->second;
   MmaInstruction ins = parse_mma(instr, arch);
-  const MmaVariant& v = *ins.variant;
+  const MatrixVariant& v = *ins.variant;
   const Model& model = models_for(arch).select(v.family, v.a, v.d);
   const MmaOptions o{ins.rounding.value_or(Rounding::rn), ins.satfinite};
   if (cache.size() >= 256) cache.clear();
@@ -46,13 +46,13 @@ struct Dims {
   int rows, cols;
 };
 // The matrix of an operand: problems stacked (m8n8k4 .f16: four M x K problems give 4M rows).
-Dims dims(const MmaVariant& v, Operand o) {
+Dims dims(const MatrixVariant& v, Operand o) {
   const RegisterCodec codec = v.codec(o);
   return {codec.rows(), codec.cols()};
 }
 
 // The element codes of operand o as a d.rows x d.cols matrix, checked to be codes of its type.
-std::vector<std::uint64_t> checked_codes(const MmaVariant& v, Operand o, const In<std::uint64_t>& a, Dims d) {
+std::vector<std::uint64_t> checked_codes(const MatrixVariant& v, Operand o, const In<std::uint64_t>& a, Dims d) {
   const TypeInfo& ti = info(v.type(o));
   if (a.size() != static_cast<std::size_t>(d.rows) * static_cast<std::size_t>(d.cols))
     throw Error(fmt::format("{}: expected a {}x{} matrix of {}, got {} elements", name(o), d.rows, d.cols, ti.name,
@@ -67,20 +67,20 @@ std::vector<std::uint64_t> checked_codes(const MmaVariant& v, Operand o, const I
 }
 
 // The register words of operand o from its matrix of codes (none: zeros), and back.
-std::vector<std::uint32_t> words_of(const MmaVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
+std::vector<std::uint32_t> words_of(const MatrixVariant& v, Operand o, const std::optional<In<std::uint64_t>>& a) {
   if (a) return operand_words(v, o, checked_codes(v, o, *a, dims(v, o)));
   return std::vector<std::uint32_t>(v.codec(o).words(), 0);
 }
 
-Array<std::uint64_t> matrix_array(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
+Array<std::uint64_t> matrix_array(const MatrixVariant& v, Operand o, std::span<const std::uint32_t> words) {
   const Dims d = dims(v, o);
   return to_numpy(operand_values(v, o, words), {static_cast<std::size_t>(d.rows), static_cast<std::size_t>(d.cols)});
 }
 
-int wpl(const MmaVariant& v, Operand o) { return v.words(o); }
+int wpl(const MatrixVariant& v, Operand o) { return v.words(o); }
 
 // Block-scaled: the scale matrices (A's M x V, B's V x N scale codes), checked for shape.
-ScaleWords scales_of(const MmaVariant& v, const std::optional<In<std::uint64_t>>& sa,
+ScaleWords scales_of(const MatrixVariant& v, const std::optional<In<std::uint64_t>>& sa,
                      const std::optional<In<std::uint64_t>>& sb) {
   if (!v.block_scale) {
     if (sa || sb) throw Error(fmt::format("{} is not block-scaled: it takes no scale_a / scale_b", v.ptx));
@@ -106,7 +106,7 @@ struct Inputs {
   ScaleWords scales;
   int selector = 0;
 };
-Inputs inputs(const MmaVariant& v, const In<std::uint64_t>& a, const In<std::uint64_t>& b,
+Inputs inputs(const MatrixVariant& v, const In<std::uint64_t>& a, const In<std::uint64_t>& b,
               const std::optional<In<std::uint64_t>>& c, const std::optional<In<std::uint64_t>>& scale_a,
               const std::optional<In<std::uint64_t>>& scale_b, const std::optional<In<std::uint32_t>>& meta = {},
               int selector = 0) {
@@ -131,7 +131,7 @@ Array<std::uint64_t> mma_run(const std::string& instr, const std::string& arch, 
                              const std::optional<In<std::uint64_t>>& scale_a,
                              const std::optional<In<std::uint64_t>>& scale_b) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = *p.ins.variant;
+  const MatrixVariant& v = *p.ins.variant;
   const Inputs in = inputs(v, a, b, c, scale_a, scale_b);
   std::vector<std::uint32_t> wd(static_cast<std::size_t>(32 * wpl(v, Operand::d)), 0);
   p.exec.run({in.a, wpl(v, Operand::a)}, {in.b, wpl(v, Operand::b)}, {in.c, wpl(v, Operand::c)}, wd,
@@ -145,7 +145,7 @@ nb::dict mma_explain(const std::string& instr, const std::string& arch, const In
                      const std::optional<In<std::uint64_t>>& scale_b, const std::optional<In<std::uint32_t>>& meta,
                      int selector) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = *p.ins.variant;
+  const MatrixVariant& v = *p.ins.variant;
   const FragmentLayout& ld = *v.ld;
   if (row < 0 || row >= ld.rows || col < 0 || col >= ld.cols || problem < 0 || problem >= ld.problems)
     throw Error(fmt::format("D has {} rows and {} columns{}: row {} col {} is outside", ld.rows, ld.cols,
@@ -171,7 +171,7 @@ nb::dict mma_explain(const std::string& instr, const std::string& arch, const In
   return out;
 }
 
-nb::dict operand_info(const MmaVariant& v, Operand o) {
+nb::dict operand_info(const MatrixVariant& v, Operand o) {
   const Dims d = dims(v, o);
   nb::dict out;
   out["type"] = std::string(name(v.type(o)));
@@ -183,7 +183,7 @@ nb::dict operand_info(const MmaVariant& v, Operand o) {
 
 nb::dict mma_info(const std::string& instr, const std::string& arch) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = *p.ins.variant;
+  const MatrixVariant& v = *p.ins.variant;
   nb::dict out;
   out["instruction"] = v.ptx;
   out["text"] = p.ins.text;
@@ -205,7 +205,7 @@ nb::dict mma_info(const std::string& instr, const std::string& arch) {
 Array<std::uint32_t> mma_scatter(const std::string& instr, const std::string& arch, const std::string& op,
                                  const In<std::uint64_t>& m) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = *p.ins.variant;
+  const MatrixVariant& v = *p.ins.variant;
   const Operand o = operand_arg(op);
   std::vector<std::uint32_t> words = words_of(v, o, m);
   return to_numpy(std::move(words), {32, static_cast<std::size_t>(wpl(v, o))});
@@ -214,7 +214,7 @@ Array<std::uint32_t> mma_scatter(const std::string& instr, const std::string& ar
 Array<std::uint64_t> mma_gather(const std::string& instr, const std::string& arch, const std::string& op,
                                 const In<std::uint32_t>& words) {
   const PreparedMma& p = prepare_mma(instr, arch);
-  const MmaVariant& v = *p.ins.variant;
+  const MatrixVariant& v = *p.ins.variant;
   const Operand o = operand_arg(op);
   if (words.size() != static_cast<std::size_t>(32 * wpl(v, o)))
     throw Error(fmt::format("{}: expected 32 lanes x {} words, got {} words", name(o), wpl(v, o), words.size()));

@@ -25,7 +25,7 @@ namespace ptxmma::py {
 namespace {
 
 struct PreparedWgmma {
-  const WgmmaVariant* v;
+  const MatrixVariant* v;
   const Model* model;
   WgmmaExecutor exec;
 };
@@ -36,7 +36,7 @@ const PreparedWgmma& prepare(const std::string& instr, const std::string& arch, 
                                    o.imm_trans_a, o.imm_trans_b);
   if (auto it = cache.find(key); it != cache.end()) return *it->second;
   const WgmmaInstruction ins = parse_wgmma(instr, arch);
-  const WgmmaVariant& v = *ins.variant;
+  const MatrixVariant& v = *ins.variant;
   const Model& model = models_for(arch).select(v.family, v.a, v.d);
   if (cache.size() >= 256) cache.clear();
   auto p = std::make_unique<PreparedWgmma>(PreparedWgmma{&v, &model, WgmmaExecutor(v, model, o)});
@@ -44,8 +44,8 @@ const PreparedWgmma& prepare(const std::string& instr, const std::string& arch, 
 }
 
 // C (64 x N codes, or none: zeros) to the accumulator words, 128 threads x d_regs.
-std::vector<std::uint32_t> accumulator_words(const WgmmaVariant& v, const std::optional<In<std::uint64_t>>& c) {
-  const RegisterCodec cd = v.d_codec();
+std::vector<std::uint32_t> accumulator_words(const MatrixVariant& v, const std::optional<In<std::uint64_t>>& c) {
+  const RegisterCodec cd = v.codec(Operand::d);
   std::vector<std::uint32_t> words(cd.words(), 0);
   if (!c) return words;
   const int n = cd.cols();
@@ -60,13 +60,13 @@ std::vector<std::uint32_t> accumulator_words(const WgmmaVariant& v, const std::o
   return words;
 }
 
-Array<std::uint64_t> d_matrix(const WgmmaVariant& v, std::span<const std::uint32_t> words) {
-  const RegisterCodec cd = v.d_codec();
+Array<std::uint64_t> d_matrix(const MatrixVariant& v, std::span<const std::uint32_t> words) {
+  const RegisterCodec cd = v.codec(Operand::d);
   return to_numpy(cd.gather(words), {64, static_cast<std::size_t>(cd.cols())});
 }
 
 Array<std::uint64_t> execute(const PreparedWgmma& p, const WgmmaInputs& in) {
-  std::vector<std::uint32_t> d(static_cast<std::size_t>(p.v->ld->lanes * p.v->d_regs()), 0);
+  std::vector<std::uint32_t> d(static_cast<std::size_t>(p.v->ld->lanes * p.v->regs(Operand::d)), 0);
   p.exec.run(in, d);
   return d_matrix(*p.v, d);
 }
@@ -84,7 +84,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   const std::optional<Swizzle> sw = parse_swizzle(swizzle);
   if (!sw) throw Error(fmt::format("swizzle: '{}' is not none, 32B, 64B or 128B", swizzle));
   const PreparedWgmma& p = prepare(instr, arch, o);
-  const WgmmaVariant& v = *p.v;
+  const MatrixVariant& v = *p.v;
   const int n = v.shape.n, k = v.shape.k;
   if (a.size() != static_cast<std::size_t>(64 * k))
     throw Error(fmt::format("A: expected a 64x{} matrix of {}, got {} elements", k, name(v.a), a.size()));
@@ -102,7 +102,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   const WgmmaPlacement pl = default_placement(p.exec, *sw);
   SharedImage image;
   if (a_in_registers) {
-    const RegisterCodec ca = v.a_codec();
+    const RegisterCodec ca = v.codec(Operand::a);
     for (std::size_t i = 0; i < a_codes.size(); ++i)
       if (a_codes[i] >> ca.bits())
         throw Error(fmt::format("A element {} = {:#x} is not a {} code", i, a_codes[i], name(v.a)));
@@ -135,7 +135,7 @@ Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& a
   o.imm_trans_a = trans_a;
   o.imm_trans_b = trans_b;
   const PreparedWgmma& p = prepare(instr, arch, o);
-  const WgmmaVariant& v = *p.v;
+  const MatrixVariant& v = *p.v;
   if (base + image.size() > SharedMemory::kMaxBytes)
     throw Error(fmt::format("smem: {} bytes at {:#x} go past the {} bytes an 18-bit shared address reaches",
                             image.size(), base, SharedMemory::kMaxBytes));
@@ -147,9 +147,9 @@ Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& a
   in.desc_b = desc_b;
   if (a_regs) {
     if (!v.la) throw Error(fmt::format("{}: A cannot come from registers", v.ptx));
-    const std::size_t want = static_cast<std::size_t>(v.la->lanes * v.a_regs());
+    const std::size_t want = static_cast<std::size_t>(v.la->lanes * v.regs(Operand::a));
     if (a_regs->size() != want)
-      throw Error(fmt::format("a_regs: expected {} threads x {} registers, got {} words", v.la->lanes, v.a_regs(),
+      throw Error(fmt::format("a_regs: expected {} threads x {} registers, got {} words", v.la->lanes, v.regs(Operand::a),
                               a_regs->size()));
     in.a = std::span<const std::uint32_t>(a_regs->data(), a_regs->size());
   }
@@ -194,15 +194,15 @@ std::tuple<Array<std::uint64_t>, Array<std::uint8_t>> wgmma_addresses(const std:
 
 nb::dict wgmma_info(const std::string& instr, const std::string& arch) {
   const PreparedWgmma& p = prepare(instr, arch, WgmmaOperands{});
-  const WgmmaVariant& v = *p.v;
+  const MatrixVariant& v = *p.v;
   nb::dict out;
   out["instruction"] = v.ptx;
   out["shape"] = nb::make_tuple(v.shape.m, v.shape.n, v.shape.k);
   out["types"] = nb::make_tuple(std::string(name(v.a)), std::string(name(v.b)), std::string(name(v.d)));
   out["family"] = v.family;
   out["model"] = p.model->name;
-  out["a_regs"] = v.a_regs();
-  out["d_regs"] = v.d_regs();
+  out["a_regs"] = v.regs(Operand::a);
+  out["d_regs"] = v.regs(Operand::d);
   out["imm_scale"] = v.imm_scale;
   out["trans_a"] = v.trans_a;
   out["trans_b"] = v.trans_b;
@@ -210,7 +210,7 @@ nb::dict wgmma_info(const std::string& instr, const std::string& arch) {
 }
 
 nb::dict wgmma_layout(const std::string& instr, const std::string& arch) {
-  const WgmmaVariant& v = *prepare(instr, arch, WgmmaOperands{}).v;
+  const MatrixVariant& v = *prepare(instr, arch, WgmmaOperands{}).v;
   nb::dict out;
   if (v.la) out["A"] = layout_maps(*v.la);
   out["C"] = layout_maps(*v.ld);

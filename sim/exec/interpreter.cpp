@@ -353,7 +353,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
     prep->fns.push_back(fn);
     std::unique_ptr<MmaExecutor> mx;
     if (ins.d.mma) {
-      const MmaVariant& v = *ins.d.mma->variant;
+      const MatrixVariant& v = *ins.d.mma->variant;
       MmaOptions mo;
       mo.rounding = ins.d.mma->rounding.value_or(Rounding::rn);
       mo.satfinite = v.satfinite;
@@ -362,7 +362,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
     prep->mma.push_back(std::move(mx));
     std::unique_ptr<WgmmaExecutor> wx;
     if (ins.d.wgmma) {
-      const WgmmaVariant& v = *ins.d.wgmma->ins.variant;
+      const MatrixVariant& v = *ins.d.wgmma->ins.variant;
       if (block_threads_ % 128 != 0 || warps_ % 4 != 0)
         throw located(prog_, ins,
                       fmt::format("'{}' needs whole warpgroups of 128 threads; {}", ins.text,
@@ -922,7 +922,7 @@ void Machine::run_wgmma(int g) {
   in.desc_b = uniform(ins.ops[2], "the B descriptor");
   const ptx::WgmmaCall& call = *ins.d.wgmma;
   std::vector<std::uint32_t> meta;
-  if (call.ins.variant->sparse) {  // every thread's sp-meta word
+  if (call.ins.variant->is_sparse()) {  // every thread's sp-meta word
     for (int t = 0; t < Warpgroup::kThreads; ++t) meta.push_back(static_cast<std::uint32_t>(reg(t0 + t, ins.ops[3].reg, cc)));
     in.meta = meta;
     in.selector = call.sp_sel;

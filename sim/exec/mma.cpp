@@ -109,7 +109,7 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
 namespace {
 
 // Sparse variants run one A row at a time: K/2 stored elements against the B rows they pick.
-TileSpec tile_spec(const MmaVariant& v, MmaOptions o) {
+TileSpec tile_spec(const MatrixVariant& v, MmaOptions o) {
   const bool sparse = v.sparse != Sparsity::dense;
   return TileSpec{v.a,         v.b,        v.c,         v.d,   sparse ? 1 : v.shape.m, v.shape.n,
                   sparse ? v.shape.k / 2 : v.shape.k, o.rounding, o.satfinite, v.bitop};
@@ -117,7 +117,7 @@ TileSpec tile_spec(const MmaVariant& v, MmaOptions o) {
 
 }  // namespace
 
-MmaExecutor::MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o)
+MmaExecutor::MmaExecutor(const MatrixVariant& v, const Model& m, MmaOptions o)
     : v_(v), m_(m), o_(o) {
   if (!v.block_scale) kernel_.emplace(m, tile_spec(v, o));  // block-scaled elements go through dot()
   const Shape s = v.shape;
@@ -370,7 +370,7 @@ std::vector<std::uint32_t> gather(const Warp& w, const std::vector<std::string>&
 void execute_mma(Warp& w, const MmaExecutor& x, const MmaRegisters& regs) {
   if (w.active_mask() != 0xffffffffU)
     throw Error(fmt::format("mma.sync.aligned needs all 32 lanes active; the active mask is {:#010x}", w.active_mask()));
-  const MmaVariant& v = x.variant();
+  const MatrixVariant& v = x.variant();
   const RegisterCodec ca = v.codec(Operand::a), cb = v.codec(Operand::b), cc = v.codec(Operand::c),
                       cd = v.codec(Operand::d);
   const auto a = gather(w, regs.a, ca, 'A');

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/mma_variant.hpp"
+#include "sim/catalog/matrix_variant.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
 #include "sim/model/tile.hpp"
@@ -43,7 +43,7 @@ struct ScaleInput {
 
 class MmaExecutor {
  public:
-  MmaExecutor(const MmaVariant& v, const Model& m, MmaOptions o);
+  MmaExecutor(const MatrixVariant& v, const Model& m, MmaOptions o);
   // Gathers the element codes through the layouts (b1: whole runs of bits), runs the model's
   // tile kernel per problem and scatters D. Uses scratch space of its own: one executor per thread.
   // A sparse variant is, per A row, a dense dot of its K/2 stored elements with the B rows the
@@ -55,7 +55,7 @@ class MmaExecutor {
   // One output element with its steps (explain); d unchanged.
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                         DotTrace& trace, SparseInput e = {}, ScaleInput s = {}) const;
-  [[nodiscard]] const MmaVariant& variant() const { return v_; }
+  [[nodiscard]] const MatrixVariant& variant() const { return v_; }
 
  private:
   // Where an element sits: word index in the lane-major operand, and its bit offset.
@@ -96,7 +96,7 @@ class MmaExecutor {
   void gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e, ScaleInput s) const;
   std::uint64_t scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const;
   void run_sparse(SparseInput e) const;
-  const MmaVariant& v_;
+  const MatrixVariant& v_;
   const Model& m_;
   MmaOptions o_;
   // Matrix order: A by (problem, row, k), B by (problem, col, k), C and D by (problem, row, col).

@@ -40,7 +40,7 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   std::vector<std::string>* lists[4] = {&regs.d, &regs.a, &regs.b, &regs.c};
   for (int k = 0; k < 4; ++k)
     for (const Operand& e : ins.ops[static_cast<std::size_t>(k)].elems) lists[k]->push_back(take(e.reg));
-  const MmaVariant& v = *ins.d.mma->variant;
+  const MatrixVariant& v = *ins.d.mma->variant;
   std::size_t at = 4;
   if (v.sparse != Sparsity::dense) {  // the metadata register and the selector (Decoded::mode)
     regs.e = take(ins.ops[at].reg);

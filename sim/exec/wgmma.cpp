@@ -25,14 +25,14 @@ void check_words(std::span<const std::uint32_t> w, int per_thread, const char* w
 
 }  // namespace
 
-WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o)
+WgmmaExecutor::WgmmaExecutor(const MatrixVariant& v, const Model& m, WgmmaOperands o)
     : v_(v),
       m_(m),
       o_(o),
-      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.sparse ? 1 : v.ld->rows, v.ld->cols, v.a_cols(), Rounding::rn,
+      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.is_sparse() ? 1 : v.ld->rows, v.ld->cols, v.a_cols(), Rounding::rn,
                           v.satfinite, v.bitop}) {
-  v.check(o);
-  const RegisterCodec cd = v.d_codec();
+  check_wgmma_operands(v, o);
+  const RegisterCodec cd = v.codec(Operand::d);
   for (int row = 0; row < cd.rows(); ++row)
     for (int col = 0; col < cd.cols(); ++col) {
       const RegisterCodec::Place p = cd.place(0, row, col);
@@ -41,7 +41,7 @@ WgmmaExecutor::WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperand
     }
   c_codes_.resize(d_word_.size());
   d_codes_.resize(d_word_.size());
-  if (v.sparse) {
+  if (v.is_sparse()) {
     b_row_.resize(static_cast<std::size_t>(v.shape.n * v.a_cols()));
     columns_.resize(static_cast<std::size_t>(v.a_cols()));
   }
@@ -134,8 +134,8 @@ void WgmmaExecutor::read_operand(const SharedMemory& smem, std::uint64_t desc, b
 void WgmmaExecutor::fetch_into(const WgmmaInputs& in, Operands& ops) const {
   const int k = v_.a_cols();
   if (o_.a_source == ASource::registers) {
-    check_words(in.a, v_.a_regs(), "the A register words");
-    const RegisterCodec ca = v_.a_codec();
+    check_words(in.a, v_.regs(Operand::a), "the A register words");
+    const RegisterCodec ca = v_.codec(Operand::a);
     ops.a.resize(static_cast<std::size_t>(64 * k));
     for (int m = 0; m < 64; ++m)
       for (int kk = 0; kk < k; ++kk)
@@ -178,7 +178,7 @@ DotRequest WgmmaExecutor::request(const Operands& ops, const WgmmaInputs& in, in
   r.d = v_.d;
   r.a_codes = ops.a.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(k);
   r.b_codes = ops.b.data() + static_cast<std::size_t>(col) * static_cast<std::size_t>(k);
-  if (v_.sparse) {  // the B rows this row's metadata selects
+  if (v_.is_sparse()) {  // the B rows this row's metadata selects
     std::vector<int> cols(static_cast<std::size_t>(k));
     sparse_columns(in, row, cols.data());
     for (int s = 0; s < k; ++s)
@@ -188,7 +188,7 @@ DotRequest WgmmaExecutor::request(const Operands& ops, const WgmmaInputs& in, in
   }
   r.k = k;
   r.c_code = 0;  // scale-d false: D = A*B, as a +0 accumulator
-  if (in.scale_d) r.c_code = v_.d_codec().code(in.c, row, col);
+  if (in.scale_d) r.c_code = v_.codec(Operand::d).code(in.c, row, col);
   r.rounding = Rounding::rn;
   r.satfinite = v_.satfinite;
   r.bitop = v_.bitop;
@@ -209,7 +209,7 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
     for (std::size_t i = 0; i < c_codes_.size(); ++i) c_codes_[i] = in.c[d_word_[i]];
   else
     for (std::size_t i = 0; i < c_codes_.size(); ++i) c_codes_[i] = code_of(di, (in.c[d_word_[i]] >> d_shift_[i]) & mask);
-  if (v_.sparse) {
+  if (v_.is_sparse()) {
     run_sparse_rows(
         kernel_, ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data(), 64, v_.shape.n, v_.shape.k,
         [&](int row, int* cols) { sparse_columns(in, row, cols); }, columns_, b_row_);
@@ -267,16 +267,16 @@ std::vector<std::uint32_t> gather(const Warpgroup& wg, const std::vector<std::st
 
 void execute_wgmma(Warpgroup& wg, const WgmmaExecutor& x, const WgmmaRegisters& regs) {
   if (!wg.all_active()) throw Error("wgmma.mma_async.sync.aligned needs all 128 threads of the warpgroup active");
-  const WgmmaVariant& v = x.variant();
-  if (static_cast<int>(regs.d.size()) != v.d_regs())
-    throw Error(fmt::format("operand d: {} needs {} registers, the instruction names {}", v.ptx, v.d_regs(), regs.d.size()));
+  const MatrixVariant& v = x.variant();
+  if (static_cast<int>(regs.d.size()) != v.regs(Operand::d))
+    throw Error(fmt::format("operand d: {} needs {} registers, the instruction names {}", v.ptx, v.regs(Operand::d), regs.d.size()));
   for (const auto& r : regs.d) check_kind(wg, r, RegKind::b32, "d");
   WgmmaInputs in;
   in.shared = &wg.shared();
   std::vector<std::uint32_t> a;
   if (x.operands().a_source == ASource::registers) {
-    if (static_cast<int>(regs.a.size()) != v.a_regs())
-      throw Error(fmt::format("operand a: the register form needs {} registers, the instruction names {}", v.a_regs(),
+    if (static_cast<int>(regs.a.size()) != v.regs(Operand::a))
+      throw Error(fmt::format("operand a: the register form needs {} registers, the instruction names {}", v.regs(Operand::a),
                               regs.a.size()));
     for (const auto& r : regs.a) check_kind(wg, r, RegKind::b32, "a");
     a = gather(wg, regs.a);
@@ -295,7 +295,7 @@ void execute_wgmma(Warpgroup& wg, const WgmmaExecutor& x, const WgmmaRegisters& 
   const std::vector<std::uint32_t> c = gather(wg, regs.d);
   in.c = c;
   std::vector<std::uint32_t> meta;
-  if (v.sparse) {
+  if (v.is_sparse()) {
     if (regs.sp_meta.empty()) throw Error(fmt::format("{} needs sp-meta and sp-sel", v.ptx));
     check_kind(wg, regs.sp_meta, RegKind::b32, "sp-meta");
     meta = gather(wg, {regs.sp_meta});

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/wgmma_variant.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 #include "sim/exec/descriptor.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
@@ -32,8 +32,8 @@ struct WgmmaInputs {
 
 class WgmmaExecutor {
  public:
-  // Error when the operands are illegal for the variant (WgmmaVariant::check).
-  WgmmaExecutor(const WgmmaVariant& v, const Model& m, WgmmaOperands o);
+  // Error when the operands are illegal for the variant (MatrixVariant::check).
+  WgmmaExecutor(const MatrixVariant& v, const Model& m, WgmmaOperands o);
 
   // d: 128 threads x d_regs words. Errors: a bad descriptor, an element outside shared memory
   // (naming the operand, element and descriptor), wrong word counts, undefined sparse metadata.
@@ -54,7 +54,7 @@ class WgmmaExecutor {
   [[nodiscard]] OperandAddressing a_addressing(std::uint64_t desc) const;
   [[nodiscard]] OperandAddressing b_addressing(std::uint64_t desc) const;
 
-  [[nodiscard]] const WgmmaVariant& variant() const { return v_; }
+  [[nodiscard]] const MatrixVariant& variant() const { return v_; }
   [[nodiscard]] const WgmmaOperands& operands() const { return o_; }
   [[nodiscard]] const Model& model() const { return m_; }
 
@@ -73,7 +73,7 @@ class WgmmaExecutor {
   DotRequest request(const Operands& ops, const WgmmaInputs& in, int row, int col, std::uint64_t* b_row) const;
   // Sparse: the logical K of each stored element of `row` (K/2 of them), from its warp's metadata.
   void sparse_columns(const WgmmaInputs& in, int row, int* cols) const;
-  const WgmmaVariant& v_;
+  const MatrixVariant& v_;
   const Model& m_;
   WgmmaOperands o_;
   std::vector<std::uint32_t> d_word_, d_shift_;  // D element (row * N + col): its word and bit offset

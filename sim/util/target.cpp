@@ -35,8 +35,18 @@ int require_target(std::string_view target) {
 std::optional<std::string> target_shortfall(std::string_view need, std::string_view target) {
   const int rank = require_target(need);
   if (require_target(target) >= rank) return std::nullopt;
-  const bool last = rank + 1 == static_cast<int>(kTargets.size());
-  return fmt::format("needs {}{}; the target is {}", need, last ? "" : " or later", target);
+  return fmt::format("needs {}; the target is {}", targets_text({std::string(need), false}), target);
+}
+
+std::string targets_text(const Targets& t) {
+  const bool last = require_target(t.first) + 1 == static_cast<int>(kTargets.size());
+  return t.only || last ? t.first : t.first + " or later";
+}
+
+std::optional<std::string> target_shortfall(const Targets& need, std::string_view target) {
+  if (!need.only) return target_shortfall(need.first, target);
+  if (require_target(target) == require_target(need.first)) return std::nullopt;
+  return fmt::format("needs {}; the target is {}", need.first, target);
 }
 
 }  // namespace ptxmma

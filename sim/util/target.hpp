@@ -19,4 +19,15 @@ int require_target(std::string_view target);
 // nullopt where it has it; Error for an unknown target.
 std::optional<std::string> target_shortfall(std::string_view need, std::string_view target);
 
+// The targets that assemble an instruction variant: `first` and every later one, or with `only`
+// `first` alone (an arch-specific feature that later targets dropped: wgmma is sm_90a's).
+struct Targets {
+  std::string first;
+  bool only = false;
+};
+// "sm_80 or later" / "sm_90a".
+std::string targets_text(const Targets& t);
+// As above: why `target` cannot assemble it ("needs sm_90a; the target is sm_100a"), or nullopt.
+std::optional<std::string> target_shortfall(const Targets& need, std::string_view target);
+
 }  // namespace ptxmma

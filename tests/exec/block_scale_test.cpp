@@ -5,7 +5,7 @@
 // scales in every byte the selectors do not name: reading a wrong byte shows as a NaN.
 #include <gtest/gtest.h>
 
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "sim/model/model.hpp"
@@ -55,8 +55,8 @@ class Scaled {
   int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
 
  private:
-  static const MmaVariant& find(const std::string& ptx) {
-    for (const MmaVariant& v : mma_catalog().variants())
+  static const MatrixVariant& find(const std::string& ptx) {
+    for (const MatrixVariant& v : mma_catalog().variants())
       if (v.ptx == ptx) return v;
     throw Error("no variant " + ptx);
   }
@@ -72,7 +72,7 @@ class Scaled {
     auto& x = w[static_cast<std::size_t>(lane)];
     x = (x & ~(0xFFU << (8 * byte))) | (code << (8 * byte));
   }
-  const MmaVariant& v_;
+  const MatrixVariant& v_;
   const Model& m_;
   std::vector<std::uint32_t> a_, b_, c_, d_, scale_a_, scale_b_, meta_;
 };

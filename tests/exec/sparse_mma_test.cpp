@@ -8,7 +8,7 @@
 #include <array>
 #include <random>
 
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "sim/model/model.hpp"
@@ -46,7 +46,7 @@ struct Case {
   std::vector<std::int64_t> want;  // M x N
 };
 
-Case make_case(const MmaVariant& v, int sel, std::mt19937& rng) {
+Case make_case(const MatrixVariant& v, int sel, std::mt19937& rng) {
   const Shape s = v.shape;
   const int per = stored_per_chunk(v.pattern), width = chunk_columns(v.pattern), chunks = s.k / width;
   const bool ordered = v.sparse == Sparsity::ordered;
@@ -116,8 +116,8 @@ Case make_case(const MmaVariant& v, int sel, std::mt19937& rng) {
 TEST(SparseMma, EveryVariantSelectorAndSpellingAgainstHandPlacedReference) {
   std::mt19937 rng(12345);
   int variants = 0, checked = 0;
-  for (const MmaVariant& v : mma_catalog().variants()) {
-    if (v.sparse == Sparsity::dense || *target_rank(v.min_target) > *target_rank("sm_90a")) continue;
+  for (const MatrixVariant& v : mma_catalog().variants()) {
+    if (v.sparse == Sparsity::dense || *target_rank(v.targets.first) > *target_rank("sm_90a")) continue;
     ++variants;
     const Model& model = models_for("sm_90a").select(v.family, v.a, v.d);
     const MmaExecutor x(v, model, MmaOptions{Rounding::rn, v.satfinite});
@@ -144,8 +144,8 @@ TEST(SparseMma, EveryVariantSelectorAndSpellingAgainstHandPlacedReference) {
 }
 
 TEST(SparseMma, UndefinedMetadataIsALocatedError) {
-  const MmaVariant& v = mma_catalog().find(
-      MmaSelector{{16, 8, 16}, MatrixLayout::row, MatrixLayout::col, Type::f16, Type::f16, Type::f32, Type::f32,
+  const MatrixVariant& v = mma_catalog().find(
+      MatrixSelector{{16, 8, 16}, MatrixLayout::row, MatrixLayout::col, Type::f16, Type::f16, Type::f32, Type::f32,
                   false, BitOp::none, MmaKind::none, false, 0, std::nullopt, Sparsity::ordered});
   const MmaExecutor x(v, models_for("sm_90a").select(v.family, v.a, v.d), MmaOptions{});
   std::vector<std::uint32_t> a(64), b(64), c(128), d(128), e(32, 0x44444444U);  // 0b0100: indices 0, 1
@@ -169,8 +169,8 @@ TEST(SparseMma, UndefinedMetadataIsALocatedError) {
 TEST(SparseMma, CompressedLogicalAKeepsEveryNonzeroWhereTheMetadataSaysItIs) {
   std::mt19937 rng(777);
   int checked = 0;
-  for (const MmaVariant& v : mma_catalog().variants()) {
-    if (v.sparse != Sparsity::ordered || *target_rank(v.min_target) > *target_rank("sm_90a")) continue;
+  for (const MatrixVariant& v : mma_catalog().variants()) {
+    if (v.sparse != Sparsity::ordered || *target_rank(v.targets.first) > *target_rank("sm_90a")) continue;
     const Shape s = v.shape;
     const int per = stored_per_chunk(v.pattern), width = chunk_columns(v.pattern), chunks = s.k / width;
     for (int sel = 0; sel < v.metadata->selectors; ++sel) {
@@ -223,8 +223,8 @@ TEST(SparseMma, CompressedLogicalAKeepsEveryNonzeroWhereTheMetadataSaysItIs) {
 }
 
 TEST(SparseMma, CompressingTooManyNonzerosNamesTheChunk) {
-  const MmaVariant& v = mma_catalog().find(
-      MmaSelector{{16, 8, 16}, MatrixLayout::row, MatrixLayout::col, Type::f16, Type::f16, Type::f32, Type::f32,
+  const MatrixVariant& v = mma_catalog().find(
+      MatrixSelector{{16, 8, 16}, MatrixLayout::row, MatrixLayout::col, Type::f16, Type::f16, Type::f32, Type::f32,
                   false, BitOp::none, MmaKind::none, false, 0, std::nullopt, Sparsity::ordered});
   std::vector<std::uint64_t> a(16 * 16, 0);
   a[3 * 16 + 4] = a[3 * 16 + 6] = a[3 * 16 + 7] = 0x3C00;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "sim/error.hpp"
+#include "tests/malformed/malformed.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/replay.hpp"
 
@@ -32,14 +33,7 @@ class BrokenGolden : public ::testing::Test {
                "variants": [{"ptx": ")" +
            ptx + R"(", "file": "v.bin", "cases": )" + std::to_string(cases) + R"(, "words": )" + words + "}]}";
   }
-  std::string error_of(const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "no error";
-  }
+  static std::string error_of(const std::function<void()>& f) { return malformed::error_of(f); }
   fs::path dir_;
 };
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "sim/error.hpp"
+#include "tests/malformed/malformed.hpp"
 #include "tests/cli.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 
@@ -134,14 +135,7 @@ class BrokenMatlabTc : public ::testing::Test {
     std::ofstream(dir_ / "manifest.csv") << "file,gpu,arch,in_fmt,acc_fmt,k,path,ptx,k_instr,c_used,rows\n" << lines;
   }
   void csv(const std::string& body) { std::ofstream(dir_ / "G" / "x.csv") << "row,a,b,c_src_f32,c,d\n" << body; }
-  std::string error_of(const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "no error";
-  }
+  static std::string error_of(const std::function<void()>& f) { return malformed::error_of(f); }
   std::string replay_error() {
     return error_of([&] { replay_matlab_tc(read_matlab_tc(dir_.string())); });
   }

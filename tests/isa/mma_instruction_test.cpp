@@ -8,25 +8,19 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
+#include "tests/malformed/malformed.hpp"
+#include "tests/source_catalog.hpp"
 #include "sim/util/target.hpp"
 
 namespace ptxmma {
 namespace {
 
-const MmaCatalog& catalog() {
-  static const MmaCatalog c = MmaCatalog::load(std::string(PTXMMA_SOURCE_DIR) + "/configs");
-  return c;
-}
+const MatrixCatalog& catalog() { return source_catalog<load_mma_catalog>(); }
 
 std::string error_of(const std::string& text, const std::string& target = "sm_90a") {
-  try {
-    (void)parse_mma(text, target, catalog());
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return malformed::error_of([&] { (void)parse_mma(text, target, catalog()); });
 }
 
 // Every variant of the H200 golden set parses and finds its catalogue entry with the manifest's
@@ -42,7 +36,7 @@ TEST(MmaInstruction, EveryGoldenVariantParses) {
     SCOPED_TRACE(ptx);
     const MmaInstruction ins = parse_mma(ptx, "sm_90a", catalog());
     ASSERT_NE(ins.variant, nullptr);
-    const MmaVariant& v = catalog().find(ins);
+    const MatrixVariant& v = catalog().find(ins);
     EXPECT_EQ(&v, ins.variant);
     const auto& w = e.at("words");
     EXPECT_EQ(v.words(Operand::a), w.at("a").get<int>());
@@ -64,7 +58,7 @@ TEST(MmaInstruction, EveryGoldenVariantParses) {
   EXPECT_EQ(n, 97);
 }
 
-TEST(MmaCatalog, CountsMatchThePtxasSweep) {
+TEST(MatrixCatalog, CountsMatchThePtxasSweep) {
   // 172 distinct dense qualifier strings assemble for some target, + 1 documented in PTX 9.1 only
   // (mxf4nvf4 .scale_vec::4X with ue8m0); 94 of them on sm_90a (docs/mma-catalogue.md §1). Sparse:
   // the 44 variants sm_90 runs, each as mma.sp and mma.sp::ordered_metadata, and 83 sm_120a ones
@@ -74,8 +68,8 @@ TEST(MmaCatalog, CountsMatchThePtxasSweep) {
   const int sm90a = *target_rank("sm_90a");
   int on_sm90a = 0;
   std::map<int, int> per_row;
-  for (const MmaVariant& v : catalog().variants()) {
-    on_sm90a += *target_rank(v.min_target) <= sm90a;
+  for (const MatrixVariant& v : catalog().variants()) {
+    on_sm90a += *target_rank(v.targets.first) <= sm90a;
     ++per_row[v.row];
   }
   EXPECT_EQ(on_sm90a, 94 + 88);
@@ -91,48 +85,48 @@ TEST(MmaCatalog, CountsMatchThePtxasSweep) {
   EXPECT_EQ(per_row[24], 3);
 }
 
-TEST(MmaCatalog, EveryVariantParsesBackFromItsCanonicalSpelling) {
-  for (const MmaVariant& v : catalog().variants()) {
+TEST(MatrixCatalog, EveryVariantParsesBackFromItsCanonicalSpelling) {
+  for (const MatrixVariant& v : catalog().variants()) {
     SCOPED_TRACE(v.ptx);
     const MmaInstruction ins = parse_mma(v.ptx, "sm_120a", catalog());
     EXPECT_EQ(ins.variant, &v);
     EXPECT_EQ(mma_ptx(ins), v.ptx);
-    EXPECT_NO_THROW((void)parse_mma(v.ptx, v.min_target, catalog()));
-    const int rank = *target_rank(v.min_target);
+    EXPECT_NO_THROW((void)parse_mma(v.ptx, v.targets.first, catalog()));
+    const int rank = *target_rank(v.targets.first);
     if (rank > 0) {
       EXPECT_THROW((void)parse_mma(v.ptx, std::string(known_targets()[rank - 1]), catalog()), Error);
     }
   }
 }
 
-TEST(MmaCatalog, VariantFields) {
-  const MmaVariant& f64 = *parse_mma("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", "sm_90a", catalog()).variant;
+TEST(MatrixCatalog, VariantFields) {
+  const MatrixVariant& f64 = *parse_mma("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", "sm_90a", catalog()).variant;
   EXPECT_EQ(f64.family, "dmma");
   EXPECT_EQ(f64.regs(Operand::a), 8);
   EXPECT_EQ(f64.words(Operand::a), 16);
   EXPECT_EQ(f64.roundings.front(), Rounding::rn);
-  EXPECT_EQ(f64.min_target, "sm_90");
+  EXPECT_EQ(f64.targets.first, "sm_90");
   EXPECT_EQ(f64.ptx_version, "7.8");
-  const MmaVariant& fp8 = *parse_mma("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32", "sm_90a", catalog()).variant;
+  const MatrixVariant& fp8 = *parse_mma("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32", "sm_90a", catalog()).variant;
   EXPECT_EQ(fp8.family, "fp8_via_hmma");
   EXPECT_EQ(fp8.ptx_version, "8.4");  // f32 D: PTX 8.4; f16 D: 8.7
   EXPECT_EQ(parse_mma("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16", "sm_90a", catalog()).variant->ptx_version,
             "8.7");
-  const MmaVariant& qp = *parse_mma("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16", "sm_70", catalog()).variant;
+  const MatrixVariant& qp = *parse_mma("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16", "sm_70", catalog()).variant;
   EXPECT_EQ(qp.problems(), 4);
   EXPECT_EQ(qp.lc->name, "m8n8k4.f16.cd.16bit");
   EXPECT_EQ(qp.ld->name, "m8n8k4.f16.cd.32bit");
   EXPECT_EQ(qp.la->name, "m8n8k4.f16.a.col");
   EXPECT_EQ(qp.lb->name, "m8n8k4.f16.b.row");
-  const MmaVariant& e2m1 =
+  const MatrixVariant& e2m1 =
       *parse_mma("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32", "sm_120a", catalog()).variant;
   EXPECT_EQ(e2m1.container, Container::f8f6f4);
   EXPECT_EQ(e2m1.family, "f8f6f4");
-  const MmaVariant& b1 =
+  const MatrixVariant& b1 =
       *parse_mma("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc", "sm_80", catalog()).variant;
   EXPECT_EQ(b1.bitop, BitOp::and_popc);
   EXPECT_EQ(b1.ptx_version, "7.1");
-  EXPECT_EQ(parse_mma("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", "sm_75", catalog()).variant->min_target,
+  EXPECT_EQ(parse_mma("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", "sm_75", catalog()).variant->targets.first,
             "sm_75");
 }
 
@@ -283,8 +277,8 @@ TEST(MmaInstruction, IllegalInstructionsSayWhatIsWrong) {
             "(no spaces), e.g. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
 }
 
-TEST(MmaCatalog, FindReportsAMissingEntry) {
-  MmaSelector s;
+TEST(MatrixCatalog, FindReportsAMissingEntry) {
+  MatrixSelector s;
   s.shape = {16, 8, 16};
   s.a = s.b = Type::bf16;
   s.c = s.d = Type::f16;
@@ -297,8 +291,8 @@ TEST(MmaCatalog, FindReportsAMissingEntry) {
   }
 }
 
-TEST(MmaCatalog, ProcessWideCatalogueLoadsFromTheConfigDir) {
-  const MmaCatalog& c = mma_catalog();
+TEST(MatrixCatalog, ProcessWideCatalogueLoadsFromTheConfigDir) {
+  const MatrixCatalog& c = mma_catalog();
   EXPECT_EQ(&c, &mma_catalog());
   EXPECT_EQ(c.variants().size(), catalog().variants().size());
 }
@@ -344,11 +338,11 @@ class BrokenCatalogue : public ::testing::Test {
                                                  "    dc: [f32]\n"
                                               << row_lines;
     try {
-      (void)MmaCatalog::load(dir_.string());
+      (void)load_mma_catalog(dir_.string());
     } catch (const Error& e) {
       return e.what();
     }
-    return "(no error)";
+    return "no error";
   }
   std::string file() const { return (dir_ / "mma/variants.yaml").string(); }
 

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "sim/catalog/mma_catalog.hpp"
-#include "sim/catalog/wgmma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 
 namespace ptxmma {
 namespace {
@@ -46,16 +46,16 @@ void round_trip(const RegisterCodec& codec, std::mt19937_64& rng, const std::str
 
 TEST(RegisterCodec, EveryMmaOperandRoundTrips) {
   std::mt19937_64 rng(7);
-  for (const MmaVariant& v : mma_catalog().variants())
+  for (const MatrixVariant& v : mma_catalog().variants())
     for (Operand o : {Operand::a, Operand::b, Operand::c, Operand::d})
       round_trip(v.codec(o), rng, v.ptx + " " + std::string(name(o)));
 }
 
 TEST(RegisterCodec, EveryWgmmaRegisterOperandRoundTrips) {
   std::mt19937_64 rng(8);
-  for (const WgmmaVariant& v : wgmma_catalog().variants()) {
-    round_trip(v.d_codec(), rng, v.ptx + " D");
-    if (v.la) round_trip(v.a_codec(), rng, v.ptx + " A");
+  for (const MatrixVariant& v : wgmma_catalog().variants()) {
+    round_trip(v.codec(Operand::d), rng, v.ptx + " D");
+    if (v.la) round_trip(v.codec(Operand::a), rng, v.ptx + " A");
   }
 }
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "isa/mma_instruction.hpp"
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/model/model.hpp"
 
@@ -20,7 +20,7 @@ TEST(ModelFiles, EveryLegalVariantHasAModel) {
     EXPECT_EQ(set.arch, arch);
     int legal = 0, modelled = 0;
     std::set<std::string> missing;
-    for (const MmaVariant& v : mma_catalog().variants()) {
+    for (const MatrixVariant& v : mma_catalog().variants()) {
       try {
         parse_mma(v.ptx, arch);
       } catch (const Error&) {

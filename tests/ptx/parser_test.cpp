@@ -290,7 +290,7 @@ const BadCase kBad[] = {
     {".target sm_75\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\nmma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r0,%r1}, {%f0,%f1,%f2,%f3};",
      "test.ptx:4:1: error: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: needs sm_80 or later; the target is sm_75"},
     {".target sm_80\n.reg .b64 %da, %db;\n.reg .f32 %d<4>;\nwgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0,%d1,%d2,%d3}, %da, %db, 1, 1, 1, 0, 0;",
-     "test.ptx:4:1: error: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16: wgmma needs sm_90a; the target is sm_80"},
+     "test.ptx:4:1: error: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16: needs sm_90a; the target is sm_80"},
     // cvt forms by target (docs/numerics.md §1.3).
     {".reg .b8 %q;\n.reg .f32 %a;\ncvt.rn.satfinite.e2m1x2.f32 %q, %a, %a;",
      "test.ptx:3:1: error: 'cvt.rn.satfinite.e2m1x2.f32': needs sm_100a or later; the target is sm_90a"},

@@ -43,7 +43,7 @@ TEST(Warp, MmaOnNamedRegistersMatchesTheH200) {
         gv.ptx != "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64")
       continue;
     const MmaInstruction ins = parse_mma(gv.ptx);
-    const MmaVariant& v = *ins.variant;
+    const MatrixVariant& v = *ins.variant;
     const bool wide = v.a == Type::f64;
     const auto names = [&](const char* prefix, int n) {
       std::vector<std::string> r;
@@ -82,7 +82,7 @@ TEST(Warp, MmaOnNamedRegistersMatchesTheH200) {
 
 TEST(Warp, MmaChecksRegisterCountsAndWidths) {
   const MmaInstruction ins = parse_mma("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
-  const MmaVariant& v = *ins.variant;
+  const MatrixVariant& v = *ins.variant;
   const MmaExecutor exec(v, models_for("sm_90a").select(v.family, v.a, v.d), MmaOptions{});
   Warp w;
   for (const char* r : {"%r0", "%r1", "%r2", "%f0", "%f1", "%f2", "%f3", "%f4", "%f5", "%f6", "%f7"})

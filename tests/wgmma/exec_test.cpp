@@ -7,6 +7,7 @@
 
 #include "isa/wgmma_instruction.hpp"
 #include "sim/error.hpp"
+#include "tests/malformed/malformed.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/state/warpgroup.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
@@ -14,14 +15,7 @@
 namespace ptxmma {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using malformed::error_of;
 
 TEST(SharedMemory, LittleEndianAndBoundsChecked) {
   SharedMemory s;
@@ -75,11 +69,11 @@ class GoldenOnRegisters : public ::testing::Test {
   // Runs case `index` of an entry as a statement on named registers; returns whether D matches.
   static void run(const WgmmaGoldenEntry& e, int index) {
     const WgmmaGoldenCase c = read_wgmma_golden_cases(e)[static_cast<std::size_t>(index)];
-    const WgmmaVariant& v = *parse_wgmma(e.ptx).variant;
+    const MatrixVariant& v = *parse_wgmma(e.ptx).variant;
     Warpgroup wg;
     wg.shared().write(c.smem_base, c.image);
     WgmmaRegisters regs;
-    for (int i = 0; i < v.d_regs(); ++i) {
+    for (int i = 0; i < v.regs(Operand::d); ++i) {
       regs.d.push_back(fmt::format("%f{}", i));
       wg.declare(regs.d.back(), RegKind::b32);
     }
@@ -97,7 +91,7 @@ class GoldenOnRegisters : public ::testing::Test {
     regs.scale_d = "%p1";
     wg.declare("%p1", RegKind::pred);
     for (int t = 0; t < 128; ++t) {
-      for (int i = 0; i < v.d_regs(); ++i) wg.set(t, regs.d[i], c.c[static_cast<std::size_t>(t * v.d_regs() + i)]);
+      for (int i = 0; i < v.regs(Operand::d); ++i) wg.set(t, regs.d[i], c.c[static_cast<std::size_t>(t * v.regs(Operand::d) + i)]);
       for (std::size_t i = 0; i < regs.a.size(); ++i) wg.set(t, regs.a[i], c.a[t * 4 + i]);
       if (!regs.a_desc.empty()) wg.set(t, regs.a_desc, c.desc_a);
       wg.set(t, regs.b_desc, c.desc_b);
@@ -106,8 +100,8 @@ class GoldenOnRegisters : public ::testing::Test {
     const WgmmaExecutor x(v, models_for("sm_90a").select(v.family, v.a, v.d), e.operands);
     execute_wgmma(wg, x, regs);
     for (int t = 0; t < 128; ++t)
-      for (int i = 0; i < v.d_regs(); ++i)
-        ASSERT_EQ(wg.get(t, regs.d[i]), c.d[static_cast<std::size_t>(t * v.d_regs() + i)])
+      for (int i = 0; i < v.regs(Operand::d); ++i)
+        ASSERT_EQ(wg.get(t, regs.d[i]), c.d[static_cast<std::size_t>(t * v.regs(Operand::d) + i)])
             << e.label() << " case " << index << " thread " << t << " register " << i;
   }
 };
@@ -126,7 +120,7 @@ TEST_F(GoldenOnRegisters, TransposesAndScales) {
 }
 
 TEST(WgmmaExecute, ErrorsOnRegistersAndDescriptors) {
-  const WgmmaVariant& v = *parse_wgmma("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8").variant;
+  const MatrixVariant& v = *parse_wgmma("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8").variant;
   const WgmmaExecutor x(v, models_for("sm_90a").select(v.family, v.a, v.d), WgmmaOperands{});
   Warpgroup wg;
   WgmmaRegisters regs{{"%r0", "%r1", "%r2", "%r3"}, {}, "%rd1", "%rd2", "", true, "", 0};
@@ -138,7 +132,7 @@ TEST(WgmmaExecute, ErrorsOnRegistersAndDescriptors) {
     wg.set(t, "%rd1", good);
     wg.set(t, "%rd2", good);
   }
-  EXPECT_EQ(error_of([&] { execute_wgmma(wg, x, regs); }), "(no error)");
+  EXPECT_EQ(error_of([&] { execute_wgmma(wg, x, regs); }), "no error");
   wg.set(77, "%rd2", good + 0x10);
   EXPECT_EQ(error_of([&] { execute_wgmma(wg, x, regs); }),
             "the B descriptor (%rd2) differs between threads 0 and 77 (0x1000080040 and 0x1000080050): it must be the "

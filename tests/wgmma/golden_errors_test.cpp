@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "sim/error.hpp"
+#include "tests/malformed/malformed.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
 #include "tools/vectors/wgmma_replay.hpp"
 
@@ -48,14 +49,7 @@ class BrokenWgmmaGolden : public ::testing::Test {
     s += std::string(128 * 8 * 4, '\0');
     return s;
   }
-  std::string error_of(const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "no error";
-  }
+  static std::string error_of(const std::function<void()>& f) { return malformed::error_of(f); }
   std::string cases_error() {
     return error_of([&] { (void)read_wgmma_golden_cases(read_wgmma_golden_set(dir_.string()).entries.at(0)); });
   }

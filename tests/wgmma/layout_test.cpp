@@ -5,17 +5,15 @@
 #include <functional>
 #include <string>
 
-#include "sim/catalog/mma_catalog.hpp"
-#include "sim/catalog/wgmma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
+#include "sim/catalog/wgmma_family.hpp"
+#include "tests/source_catalog.hpp"
 #include "sim/error.hpp"
 
 namespace ptxmma {
 namespace {
 
-const WgmmaCatalog& catalog() {
-  static const WgmmaCatalog c = WgmmaCatalog::load(std::string(PTXMMA_SOURCE_DIR) + "/configs");
-  return c;
-}
+const MatrixCatalog& catalog() { return source_catalog<load_wgmma_catalog>(); }
 
 TEST(WgmmaLayouts, EveryLayoutIsABijectionOf128Threads) {
   const LayoutLibrary& lib = catalog().layouts();
@@ -41,7 +39,7 @@ TEST(WgmmaLayouts, EveryLayoutIsABijectionOf128Threads) {
 // docs/wgmma-catalogue.md §2.1, as CuTe writes it: CLayout_64xN = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
 // maps (thread, value) to m + 64*n.
 TEST(WgmmaLayouts, AccumulatorsMatchCuteCLayout) {
-  for (const WgmmaVariant& v : catalog().variants()) {
+  for (const MatrixVariant& v : catalog().variants()) {
     const FragmentLayout& l = *v.ld;
     for (int thread = 0; thread < 128; ++thread)
       for (int r = 0; r < l.regs; ++r)

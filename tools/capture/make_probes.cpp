@@ -21,7 +21,7 @@ namespace {
 int run(const std::string& yaml_path, const std::string& out_dir) {
   const YamlFile f = YamlFile::load(yaml_path);
   struct Group {
-    const MmaVariant* v;
+    const MatrixVariant* v;
     std::vector<std::vector<std::uint32_t>> cases;  // lane-major a|b|c|d words per lane
     OperandWords w;
   };
@@ -31,7 +31,7 @@ int run(const std::string& yaml_path, const std::string& out_dir) {
   for (const YAML::Node& p : f.root["probes"]) {
     const auto ptx = f.get<std::string>(p, "ptx");
     const MmaInstruction ins = parse_mma(ptx);
-    const MmaVariant& v = *ins.variant;
+    const MatrixVariant& v = *ins.variant;
     auto [it, fresh] = groups.try_emplace(ptx, Group{&v, {}, {}});
     Group& g = it->second;
     if (fresh) {

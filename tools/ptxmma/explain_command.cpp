@@ -48,7 +48,7 @@ void add_explain_command(CLI::App& app) {
       throw Error(fmt::format("--selector: '{}' has no entry with selector {} (it has {})", opts->ptx, *opts->selector,
                               selectors));
     const MmaInstruction ins = parse_mma(gv->ptx, opts->arch);
-    const MmaVariant& v = *ins.variant;
+    const MatrixVariant& v = *ins.variant;
     const FragmentLayout& ld = *v.ld;
     if (opts->case_index < 0 || opts->case_index >= gv->cases)
       throw Error(fmt::format("--case {} is out of range: {} has cases 0..{}", opts->case_index, gv->ptx, gv->cases - 1));

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "isa/mma_instruction.hpp"
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/layout_print.hpp"
@@ -20,7 +20,7 @@
 namespace ptxmma::cli {
 namespace {
 
-void print_operand(std::ostream& os, const MmaVariant& v, const LayoutLibrary& lib, Operand op, bool matrix,
+void print_operand(std::ostream& os, const MatrixVariant& v, const LayoutLibrary& lib, Operand op, bool matrix,
                    bool lanes) {
   const FragmentLayout& l = v.layout(op);
   const bool sparse_a = op == Operand::a && v.sparse != Sparsity::dense;
@@ -58,9 +58,9 @@ void add_layout_command(CLI::App& app) {
     }
     if (opts->wgmma.given())
       throw Error("--desc-a, --desc-b, --trans-a, --trans-b and --address apply to wgmma instructions only");
-    const MmaCatalog& catalog = mma_catalog();
+    const MatrixCatalog& catalog = mma_catalog();
     const MmaInstruction ins = parse_mma(opts->ptx, opts->arch, catalog);
-    const MmaVariant& v = *ins.variant;
+    const MatrixVariant& v = *ins.variant;
     const auto wants = [&](char c) {
       return opts->operands.find(c) != std::string::npos ||
              opts->operands.find(static_cast<char>(c - 'a' + 'A')) != std::string::npos;
@@ -79,7 +79,7 @@ void add_layout_command(CLI::App& app) {
     std::ostream& os = std::cout;
     os << ins.text << "\n";
     os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,
-                      v.min_target, v.ptx_version, opts->arch);
+                      v.targets.first, v.ptx_version, opts->arch);
     os << "T<lane>:r<register>[<element>]; g = lane >> 2, t = lane % 4 (docs/mma-catalogue.md §0)\n\n";
     const bool matrix = opts->view != "lanes", lanes = opts->view != "matrix";
     for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d}) {

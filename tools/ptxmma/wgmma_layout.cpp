@@ -7,7 +7,7 @@
 #include <ostream>
 
 #include "isa/wgmma_instruction.hpp"
-#include "sim/catalog/wgmma_catalog.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/descriptor.hpp"
 #include "tools/ptxmma/layout_print.hpp"
@@ -102,15 +102,15 @@ void add_wgmma_layout_options(CLI::App& cmd, WgmmaLayoutOptions& o) {
 
 void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::string& arch, const std::string& operands,
                         const std::string& view, const WgmmaLayoutOptions& o, const std::string& svg) {
-  const WgmmaCatalog& catalog = wgmma_catalog();
+  const MatrixCatalog& catalog = wgmma_catalog();
   const WgmmaInstruction ins = parse_wgmma(ptx, arch, catalog);
-  const WgmmaVariant& v = *ins.variant;
+  const MatrixVariant& v = *ins.variant;
   WgmmaOperands ops;
   ops.a_source = o.desc_a.empty() ? ASource::registers : ASource::descriptor;
   ops.imm_trans_a = o.trans_a;
   ops.imm_trans_b = o.trans_b;
   if (o.trans_a != 0 && o.desc_a.empty()) throw Error("--trans-a needs --desc-a (A in registers cannot be transposed)");
-  v.check(ops);
+  check_wgmma_operands(v, ops);
   const std::optional<std::uint64_t> desc_a =
       o.desc_a.empty() ? std::nullopt : std::optional(number(o.desc_a, "--desc-a"));
   const std::optional<std::uint64_t> desc_b =
@@ -141,9 +141,9 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
   const bool matrix = view != "lanes", lanes = view != "matrix";
   os << ins.text << "\n";
   os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,
-                    join(v.targets), v.ptx_version, arch);
-  os << fmt::format("operands, A from a descriptor: {}\n", join(v.operand_names(ASource::descriptor)));
-  os << fmt::format("operands, A from registers:    {}\n", join(v.operand_names(ASource::registers)));
+                    v.targets.first, v.ptx_version, arch);
+  os << fmt::format("operands, A from a descriptor: {}\n", join(wgmma_operand_names(v, ASource::descriptor)));
+  os << fmt::format("operands, A from registers:    {}\n", join(wgmma_operand_names(v, ASource::registers)));
   os << "T<thread>:r<register>[<element>]; thread = 32*w + lane (w: warp of the warpgroup), g = lane >> 2, "
         "t = lane % 4 (docs/wgmma-catalogue.md §0)\n\n";
   if (!addresses.empty()) {
@@ -158,9 +158,9 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
   if (wants('a')) {
     if (at_a) print_addresses(os, 'A', *at_a, v.a, o.trans_a, matrix);
     else
-      print_fragment(os, "A", v.sparse ? "M x K/2: the stored elements, in K order" : "M x K", *v.la, v.a,
+      print_fragment(os, "A", v.is_sparse() ? "M x K/2: the stored elements, in K order" : "M x K", *v.la, v.a,
                      lib.formula(v.la->name), matrix, lanes, "register form (give --desc-a for the descriptor form)");
-    if (v.sparse)
+    if (v.is_sparse())
       print_metadata(os, "sp-meta: one .b32 register per thread, warp w describing rows 16w..16w+15", "thread",
                      v.pattern, *v.metadata, 4);
   }

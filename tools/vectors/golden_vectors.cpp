@@ -75,7 +75,7 @@ struct Emitted {
 
 // ---- mma ----
 
-Emitted mma_record(const GoldenSet& s, const GoldenVariant& gv, const MmaVariant& v, const GoldenCase& g, int ci,
+Emitted mma_record(const GoldenSet& s, const GoldenVariant& gv, const MatrixVariant& v, const GoldenCase& g, int ci,
                    const std::string& where) {
   Emitted e;
   if (v.block_scale) return {"", "block-scaled records carry no scale matrices in this format"};
@@ -132,7 +132,7 @@ Emitted mma_record(const GoldenSet& s, const GoldenVariant& gv, const MmaVariant
 
 Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const WgmmaExecutor& x,
                      const WgmmaGoldenCase& g, int ci, const std::string& where) {
-  const WgmmaVariant& v = x.variant();
+  const MatrixVariant& v = x.variant();
   const bool regs = ge.operands.a_source == ASource::registers;
   const int m = v.shape.m, n = v.shape.n, k = v.shape.k;
   SharedMemory smem;
@@ -147,9 +147,9 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
   std::vector<std::uint64_t> a, b;
   std::vector<int> cols;
   try {
-    a = regs ? v.a_codec().gather(g.a) : read_shared_operand(smem, x.a_addressing(g.desc_a));
+    a = regs ? v.codec(Operand::a).gather(g.a) : read_shared_operand(smem, x.a_addressing(g.desc_a));
     b = transpose(read_shared_operand(smem, x.b_addressing(g.desc_b)), n, k);
-    if (v.sparse) a = expand_wgmma_a(v, a, g.e, ge.selector, &cols);
+    if (v.is_sparse()) a = expand_wgmma_a(v, a, g.e, ge.selector, &cols);
   } catch (const Error& err) {
     return {"", err.what()};
   }
@@ -160,7 +160,7 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
   std::vector<std::uint32_t> a_words;
   try {
     std::vector<std::uint64_t> stored = a;
-    if (v.sparse) {
+    if (v.is_sparse()) {
       SparseWgmmaA sa = compress_wgmma_a(v, a);
       std::vector<int> cols2;
       (void)expand_wgmma_a(v, sa.stored, sa.meta, 0, &cols2);
@@ -170,7 +170,7 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
       in.selector = 0;
     }
     if (regs) {
-      a_words = v.a_codec().scatter(stored);
+      a_words = v.codec(Operand::a).scatter(stored);
       in.a = a_words;
     } else {
       image.place(x.a_addressing(g.desc_a), stored, "A");
@@ -183,7 +183,7 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
   } catch (const Error& err) {
     return {"", err.what()};
   }
-  const RegisterCodec cd = v.d_codec();
+  const RegisterCodec cd = v.codec(Operand::d);
   const int abits = element_bits(v.a), bbits = element_bits(v.b), dbits = element_bits(v.d);
   Emitted e;
   std::string& out = e.yaml;
@@ -294,7 +294,7 @@ GoldenVectors golden_to_vectors(const std::vector<GoldenRecords>& records, const
       for (const WgmmaGoldenEntry& ge : s.entries) {
         if (!selected(r.entries, ge.index)) continue;
         check_selection(r.cases, ge.cases, fmt::format("{}: entry {}: case", r.dir, ge.index));
-        const WgmmaVariant& v = *parse_wgmma(ge.ptx, target).variant;
+        const MatrixVariant& v = *parse_wgmma(ge.ptx, target).variant;
         const WgmmaExecutor x(v, models_for(target).select(v.family, v.a, v.d), ge.operands);
         const std::vector<WgmmaGoldenCase> cases = read_wgmma_golden_cases(ge);
         for (int ci = 0; ci < ge.cases; ++ci)
@@ -310,7 +310,7 @@ GoldenVectors golden_to_vectors(const std::vector<GoldenRecords>& records, const
     for (const GoldenVariant& gv : s.variants) {
       if (!selected(r.entries, gv.index)) continue;
       check_selection(r.cases, gv.cases, fmt::format("{}: entry {}: case", r.dir, gv.index));
-      const MmaVariant& v = *parse_mma(gv.ptx, target).variant;
+      const MatrixVariant& v = *parse_mma(gv.ptx, target).variant;
       const std::vector<GoldenCase> cases = read_golden_cases(gv);
       for (int ci = 0; ci < gv.cases; ++ci)
         if (selected(r.cases, ci))

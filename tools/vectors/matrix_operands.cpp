@@ -6,29 +6,29 @@
 
 namespace ptxmma {
 
-std::uint64_t value_to_register(const MmaVariant& v, Operand o, std::uint64_t value) {
+std::uint64_t value_to_register(const MatrixVariant& v, Operand o, std::uint64_t value) {
   const Type t = v.type(o);
   return in_container(t) ? element_raw(t, v.container, value) : value;
 }
 
-std::uint64_t value_from_register(const MmaVariant& v, Operand o, std::uint64_t bits) {
+std::uint64_t value_from_register(const MatrixVariant& v, Operand o, std::uint64_t bits) {
   const Type t = v.type(o);
   return in_container(t) ? element_code(t, v.container, bits) : bits;
 }
 
-std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, std::span<const std::uint64_t> values) {
+std::vector<std::uint32_t> operand_words(const MatrixVariant& v, Operand o, std::span<const std::uint64_t> values) {
   std::vector<std::uint64_t> raws(values.begin(), values.end());
   for (std::uint64_t& x : raws) x = value_to_register(v, o, x);
   return v.codec(o).scatter(raws);
 }
 
-std::vector<std::uint64_t> operand_values(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words) {
+std::vector<std::uint64_t> operand_values(const MatrixVariant& v, Operand o, std::span<const std::uint32_t> words) {
   std::vector<std::uint64_t> m = v.codec(o).gather(words);
   for (std::uint64_t& x : m) x = value_from_register(v, o, x);
   return m;
 }
 
-ScaleWords scale_words(const MmaVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b) {
+ScaleWords scale_words(const MatrixVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b) {
   const auto place = [&](const ScaleLayout::Operand& op, std::span<const std::uint64_t> m, int rows, int cols, bool by_row,
                          const char* what) {
     std::vector<std::uint32_t> words(32, 0);
@@ -46,12 +46,12 @@ ScaleWords scale_words(const MmaVariant& v, std::span<const std::uint64_t> scale
           place(v.scales->b, scale_b, v.scale_vec, v.shape.n, false, "scale_b")};
 }
 
-SparseA sparse_a_words(const MmaVariant& v, std::span<const std::uint64_t> logical) {
+SparseA sparse_a_words(const MatrixVariant& v, std::span<const std::uint64_t> logical) {
   auto sparse = v.metadata->compress(v.pattern, logical, v.shape.k, 0);
   return {operand_words(v, Operand::a, sparse.stored), std::move(sparse.meta)};
 }
 
-std::vector<std::uint64_t> expand_sparse_a(const MmaVariant& v, std::span<const std::uint64_t> stored,
+std::vector<std::uint64_t> expand_sparse_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
                                            std::span<const std::uint32_t> meta, int sel, std::vector<int>* columns) {
   const int m = v.shape.m, k = v.shape.k, half = k / 2;
   if (stored.size() != static_cast<std::size_t>(m * half) || meta.size() != 32)

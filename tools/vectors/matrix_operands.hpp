@@ -8,18 +8,18 @@
 #include <span>
 #include <vector>
 
-#include "sim/catalog/mma_variant.hpp"
+#include "sim/catalog/matrix_variant.hpp"
 
 namespace ptxmma {
 
 // A matrix value as the registers hold it, and back: the element's register bits (tf32 its b32),
 // except FP6/FP4, which are their format's code.
-std::uint64_t value_to_register(const MmaVariant& v, Operand o, std::uint64_t value);
-std::uint64_t value_from_register(const MmaVariant& v, Operand o, std::uint64_t bits);
+std::uint64_t value_to_register(const MatrixVariant& v, Operand o, std::uint64_t value);
+std::uint64_t value_from_register(const MatrixVariant& v, Operand o, std::uint64_t bits);
 
 // The register words of operand o from its matrix (codec rows x cols, row-major), and back.
-std::vector<std::uint32_t> operand_words(const MmaVariant& v, Operand o, std::span<const std::uint64_t> values);
-std::vector<std::uint64_t> operand_values(const MmaVariant& v, Operand o, std::span<const std::uint32_t> words);
+std::vector<std::uint32_t> operand_words(const MatrixVariant& v, Operand o, std::span<const std::uint64_t> values);
+std::vector<std::uint64_t> operand_values(const MatrixVariant& v, Operand o, std::span<const std::uint32_t> words);
 
 // Block-scaled: scale_a (M x V) and scale_b (V x N) scale codes in the 32 lanes' scale-a-data /
 // scale-b-data words, where selectors {0, 0} read them. Error naming the matrix for a code that
@@ -27,18 +27,18 @@ std::vector<std::uint64_t> operand_values(const MmaVariant& v, Operand o, std::s
 struct ScaleWords {
   std::vector<std::uint32_t> a, b;
 };
-ScaleWords scale_words(const MmaVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b);
+ScaleWords scale_words(const MatrixVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b);
 
 // Sparse: the logical M x K A compressed (selector 0): A's register words and the 32 metadata
 // words. Error naming the row and columns where a chunk has too many nonzeros.
 struct SparseA {
   std::vector<std::uint32_t> a, meta;
 };
-SparseA sparse_a_words(const MmaVariant& v, std::span<const std::uint64_t> logical);
+SparseA sparse_a_words(const MatrixVariant& v, std::span<const std::uint64_t> logical);
 // The way back: the logical M x K A of the stored values (M x K/2, as operand_values gives them)
 // under the 32 metadata words and selector `sel`, each at the column its metadata names, zeros
 // elsewhere; `columns` (if given) gets those columns, M x K/2. Error for undefined metadata.
-std::vector<std::uint64_t> expand_sparse_a(const MmaVariant& v, std::span<const std::uint64_t> stored,
+std::vector<std::uint64_t> expand_sparse_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
                                            std::span<const std::uint32_t> meta, int sel,
                                            std::vector<int>* columns = nullptr);
 

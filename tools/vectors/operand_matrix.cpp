@@ -34,16 +34,16 @@ OperandMatrix operand_matrix(const Machine& m, int pc, std::string_view which, i
   const ptx::Operand* op = nullptr;
   int first_thread = warp * 32;
   if (ins.d.mma) {
-    const MmaVariant& v = *ins.d.mma->variant;
+    const MatrixVariant& v = *ins.d.mma->variant;
     codec = v.codec(w == 'A' ? Operand::a : w == 'B' ? Operand::b : w == 'C' ? Operand::c : Operand::d);
     op = &ins.ops[w == 'D' ? 0 : w == 'A' ? 1 : w == 'B' ? 2 : 3];
   } else if (ins.d.wgmma) {
-    const WgmmaVariant& v = *ins.d.wgmma->ins.variant;
+    const MatrixVariant& v = *ins.d.wgmma->ins.variant;
     if (w == 'B' || (w == 'A' && ins.ops[1].kind != ptx::Operand::Kind::vec))
       throw Error(fmt::format("{}:{}: {} of '{}' is in shared memory (a descriptor); `ptxmma layout` with --desc "
                               "shows where",
                               p.file, ins.loc.line, which, ins.text));
-    codec = w == 'A' ? v.a_codec() : v.d_codec();
+    codec = w == 'A' ? v.codec(Operand::a) : v.codec(Operand::d);
     op = &ins.ops[w == 'A' ? 1 : 0];
     first_thread = (warp / 4) * 128;
   } else {

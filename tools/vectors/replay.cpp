@@ -10,7 +10,7 @@
 #include <ostream>
 
 #include "isa/mma_instruction.hpp"
-#include "sim/catalog/mma_catalog.hpp"
+#include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "tools/vectors/output_file.hpp"
@@ -32,7 +32,7 @@ long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& wan
   return n;
 }
 
-std::string lane_report(const GoldenVariant& gv, const MmaVariant& v, const GoldenCase& c, int case_index,
+std::string lane_report(const GoldenVariant& gv, const MatrixVariant& v, const GoldenCase& c, int case_index,
                         const std::vector<std::uint32_t>& got, const std::vector<std::string>& families) {
   std::string out = fmt::format("first failure: {} case {}", gv.ptx, case_index);
   if (!families.empty()) out += fmt::format(" (family {})", families[static_cast<std::size_t>(case_index) % families.size()]);
@@ -57,7 +57,7 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
   VariantReplay r;
   r.ptx = gv.ptx;
   r.cases = gv.cases;
-  const MmaVariant* v = nullptr;
+  const MatrixVariant* v = nullptr;
   MmaOptions opts;
   try {
     const MmaInstruction ins = parse_mma(gv.ptx, arch);

@@ -45,7 +45,7 @@ struct VectorCase {
   bool is_mma = false;
   // mma instruction case
   MmaInstruction ins;
-  const MmaVariant* v = nullptr;
+  const MatrixVariant* v = nullptr;
   const Model* model = nullptr;
   std::vector<std::uint32_t> a, b, c, meta;  // meta: a sparse A's metadata words (selector 0)
   ScaleWords scales;                          // block-scaled: scale-a-data, scale-b-data words
@@ -86,7 +86,7 @@ std::uint32_t parse_lanes(const YamlFile& f, const YAML::Node& n) {
 // ---- matrices ----
 
 // The matrix a case gives for one operand of an mma.
-MatrixSpec matrix_spec(const MmaVariant& v, Operand o) {
+MatrixSpec matrix_spec(const MatrixVariant& v, Operand o) {
   const RegisterCodec codec = v.codec(o);
   const Type t = codec.type();
   // A sparse A is given as its logical M x K matrix.
@@ -202,7 +202,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     for (const char* k : {"A", "B"})
       if (!n[k]) f.fail(n, fmt::format("case '{}' needs matrix {}", name, k));
     if (!ex["D"]) f.fail(ex, fmt::format("case '{}': 'expect' needs matrix D", name));
-    const MmaVariant& v = *c->v;
+    const MatrixVariant& v = *c->v;
     const auto values = [&](const YAML::Node& m, const MatrixSpec& spec) { return parse_matrix(f, m, spec, work); };
     const std::vector<std::uint64_t> a = values(n["A"], matrix_spec(v, Operand::a));
     if (v.sparse == Sparsity::dense) {

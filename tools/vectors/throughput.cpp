@@ -32,7 +32,7 @@ double thread_cpu_seconds() {
 
 Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19937_64& rng, long& mnk) {
   const MmaInstruction ins = parse_mma(ptx, arch);
-  const MmaVariant& v = *ins.variant;
+  const MatrixVariant& v = *ins.variant;
   const Model& model = models_for(arch).select(v.family, v.a, v.d);
   struct State {
     MmaExecutor exec;
@@ -63,7 +63,7 @@ Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19
 // A and B K-major without swizzle: 8-row core matrices of 16-byte rows, LBO 128 (the next 16
 // bytes of K), SBO = 8 rows of the whole K; A at 0, B after it.
 Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt19937_64& rng, long& mnk) {
-  const WgmmaVariant& v = *parse_wgmma(ptx, arch).variant;
+  const MatrixVariant& v = *parse_wgmma(ptx, arch).variant;
   const Model& model = models_for(arch).select(v.family, v.a, v.d);
   struct State {
     WgmmaExecutor exec;
@@ -89,7 +89,7 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
   s->in.shared = &s->smem;
   s->in.desc_a = MatrixDescriptor::encode(0, 128, 8 * row_bytes, 0, Swizzle::none);
   s->in.desc_b = MatrixDescriptor::encode(b_start, 128, 8 * row_bytes, 0, Swizzle::none);
-  s->c.resize(static_cast<std::size_t>(128 * v.d_regs()));
+  s->c.resize(static_cast<std::size_t>(128 * v.regs(Operand::d)));
   const int dbits = element_bits(v.d);
   for (auto& w : s->c)
     for (int e = 0; e < 32 / dbits; ++e) w = set_element(w, dbits, e, static_cast<std::uint32_t>(random_element(v.d, rng)));

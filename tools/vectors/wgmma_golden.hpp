@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/wgmma_variant.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 #include "sim/numeric/type.hpp"
 
 namespace ptxmma {

@@ -135,7 +135,7 @@ std::vector<std::uint64_t> transpose(std::span<const std::uint64_t> m, int rows,
   return t;
 }
 
-SparseWgmmaA compress_wgmma_a(const WgmmaVariant& v, std::span<const std::uint64_t> logical) {
+SparseWgmmaA compress_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> logical) {
   const int k = v.shape.k;
   SparseWgmmaA out{{}, std::vector<std::uint32_t>(Warpgroup::kThreads, 0)};
   out.stored.reserve(logical.size() / 2);
@@ -148,7 +148,7 @@ SparseWgmmaA compress_wgmma_a(const WgmmaVariant& v, std::span<const std::uint64
   return out;
 }
 
-std::vector<std::uint64_t> expand_wgmma_a(const WgmmaVariant& v, std::span<const std::uint64_t> stored,
+std::vector<std::uint64_t> expand_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
                                           std::span<const std::uint32_t> meta, int sel, std::vector<int>* columns) {
   const int k = v.shape.k, half = v.a_cols();
   if (stored.size() != static_cast<std::size_t>(64 * half) || meta.size() != static_cast<std::size_t>(Warpgroup::kThreads))

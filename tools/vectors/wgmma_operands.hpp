@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/catalog/wgmma_variant.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 #include "sim/exec/descriptor.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/state/warpgroup.hpp"
@@ -74,11 +74,11 @@ struct SparseWgmmaA {
   std::vector<std::uint64_t> stored;
   std::vector<std::uint32_t> meta;
 };
-SparseWgmmaA compress_wgmma_a(const WgmmaVariant& v, std::span<const std::uint64_t> logical);
+SparseWgmmaA compress_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> logical);
 // The logical 64 x K A of stored values (64 x K/2) under the 128 threads' sp-meta words and
 // selector `sel`: each stored value at the column its metadata names, zeros elsewhere; `columns`
 // (if given) gets those columns, 64 x K/2. Error for undefined metadata.
-std::vector<std::uint64_t> expand_wgmma_a(const WgmmaVariant& v, std::span<const std::uint64_t> stored,
+std::vector<std::uint64_t> expand_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
                                           std::span<const std::uint32_t> meta, int sel,
                                           std::vector<int>* columns = nullptr);
 

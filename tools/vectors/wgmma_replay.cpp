@@ -7,7 +7,7 @@
 
 
 #include "isa/wgmma_instruction.hpp"
-#include "sim/catalog/wgmma_catalog.hpp"
+#include "sim/catalog/wgmma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/numeric/packing.hpp"
@@ -17,7 +17,7 @@ namespace ptxmma {
 namespace {
 
 // The first failing case: its header and the D elements that differ (at most 16 of them).
-std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const WgmmaVariant& v,
+std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const MatrixVariant& v,
                         const WgmmaExecutor& x, const WgmmaGoldenCase& c, int index,
                         const std::vector<std::uint32_t>& got) {
   std::string out = fmt::format("first failure: {} case {}", e.label(), index);
@@ -34,7 +34,7 @@ std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, co
   out += fmt::format("  B descriptor {}\n", desc(c.desc_b));
   out += fmt::format("  scale-d {}, shared image {} bytes at {:#x}, model {}\n", c.scale_d ? 1 : 0, c.image.size(),
                      c.smem_base, x.model().name);
-  const RegisterCodec cd = v.d_codec();
+  const RegisterCodec cd = v.codec(Operand::d);
   int shown = 0;
   long total = 0;
   for (int row = 0; row < cd.rows(); ++row)
@@ -69,7 +69,7 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
   VariantReplay r;
   r.ptx = e.label();
   r.cases = e.cases;
-  const WgmmaVariant* v = nullptr;
+  const MatrixVariant* v = nullptr;
   try {
     v = parse_wgmma(e.ptx, arch).variant;
   } catch (const Error& err) {
@@ -80,14 +80,14 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
   }
   r.family = v->family;
   const std::string where = fmt::format("{}: variants[{}] ({})", set.manifest, e.index, e.label());
-  const int a_words = e.operands.a_source == ASource::registers ? v->a_regs() : 0;
+  const int a_words = e.operands.a_source == ASource::registers ? v->regs(Operand::a) : 0;
   if (e.n != v->shape.n) throw Error(fmt::format("{}: 'n' is {}, the instruction has N = {}", where, e.n, v->shape.n));
-  if (v->sparse != (e.selector >= 0))
-    throw Error(fmt::format("{}: {}", where, v->sparse ? "a sparse instruction needs \"sparse\": {\"selector\": S} and words e"
+  if (v->is_sparse() != (e.selector >= 0))
+    throw Error(fmt::format("{}: {}", where, v->is_sparse() ? "a sparse instruction needs \"sparse\": {\"selector\": S} and words e"
                                                       : "a dense instruction with \"sparse\" metadata"));
-  if (e.a_words != a_words || e.c_words != v->d_regs() || e.d_words != v->d_regs())
+  if (e.a_words != a_words || e.c_words != v->regs(Operand::d) || e.d_words != v->regs(Operand::d))
     throw Error(fmt::format("{}: manifest gives words a={} c={} d={}, the instruction has a={} c={} d={}", where,
-                            e.a_words, e.c_words, e.d_words, a_words, v->d_regs(), v->d_regs()));
+                            e.a_words, e.c_words, e.d_words, a_words, v->regs(Operand::d), v->regs(Operand::d)));
   for (const auto& [op, t] : e.types) {
     const Type want = op == "a" ? v->a : op == "b" ? v->b : v->d;
     if (t != want)
@@ -131,7 +131,7 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
     if (bad == 0) continue;
     if (r.failed_cases == 0) {
       r.first_failure = case_report(set, e, *v, x, c, static_cast<int>(i), got);
-      r.first = FailedCase{static_cast<int>(i), 128, v->d_regs(), v->d, Container::packed, c.d, got};
+      r.first = FailedCase{static_cast<int>(i), 128, v->regs(Operand::d), v->d, Container::packed, c.d, got};
     }
     ++r.failed_cases;
     r.failed_case_indices.push_back(static_cast<int>(i));

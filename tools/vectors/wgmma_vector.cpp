@@ -96,7 +96,7 @@ std::shared_ptr<const WgmmaVectorCase> load_wgmma_case(const YamlFile& f, const 
   } catch (const Error& e) {
     f.fail(in, e.what());
   }
-  const WgmmaVariant& v = *c->ins.variant;
+  const MatrixVariant& v = *c->ins.variant;
   try {
     c->model = &models_for(target).select(v.family, v.a, v.d);
   } catch (const Error& e) {
@@ -117,7 +117,7 @@ std::shared_ptr<const WgmmaVectorCase> load_wgmma_case(const YamlFile& f, const 
   o.imm_trans_b = choice(f, n["imm_trans_b"], "imm_trans_b", {0, 1}, 0);
   c->scale_d = choice(f, n["scale_d"], "scale_d", {0, 1}, 1) == 1;
   try {
-    v.check(o);
+    check_wgmma_operands(v, o);
   } catch (const Error& e) {
     YAML::Node at = in;
     for (const char* k : {"imm_trans_b", "imm_trans_a", "imm_scale_b", "imm_scale_a", "a_source"})
@@ -155,7 +155,7 @@ std::shared_ptr<const WgmmaVectorCase> load_wgmma_case(const YamlFile& f, const 
   const int m = v.shape.m, nn = v.shape.n, k = v.shape.k;
   const int abits = element_bits(v.a), bbits = element_bits(v.b), dbits = element_bits(v.d);
   std::vector<std::uint64_t> a = parse_matrix(f, n["A"], {"A", v.a, abits, m, k}, work);
-  if (v.sparse) {
+  if (v.is_sparse()) {
     try {
       SparseWgmmaA sa = compress_wgmma_a(v, a);
       a = std::move(sa.stored);
@@ -182,10 +182,10 @@ std::shared_ptr<const WgmmaVectorCase> load_wgmma_case(const YamlFile& f, const 
       f.fail(n[key] ? n[key] : in, e.what());
     }
   };
-  if (regs) c->a = v.a_codec().scatter(a);
+  if (regs) c->a = v.codec(Operand::a).scatter(a);
   else place(addressing(true, c->desc_a, "desc_a"), a, "A", "desc_a");
   place(addressing(false, c->desc_b, "desc_b"), transpose(b, k, nn), "B", "desc_b");
-  const RegisterCodec cd = v.d_codec();
+  const RegisterCodec cd = v.codec(Operand::d);
   c->c = n["C"] ? cd.scatter(parse_matrix(f, n["C"], {"C", v.d, dbits, m, nn}, work))
                 : std::vector<std::uint32_t>(cd.words(), 0);
   c->d = parse_matrix(f, ex["D"], {"D", v.d, dbits, m, nn}, work);
@@ -193,7 +193,7 @@ std::shared_ptr<const WgmmaVectorCase> load_wgmma_case(const YamlFile& f, const 
 }
 
 std::string run_wgmma_case(const WgmmaVectorCase& c) {
-  const WgmmaVariant& v = *c.ins.variant;
+  const MatrixVariant& v = *c.ins.variant;
   const WgmmaExecutor x(v, *c.model, c.operands);
   SharedMemory smem;
   c.image.write_to(smem);
@@ -205,7 +205,7 @@ std::string run_wgmma_case(const WgmmaVectorCase& c) {
   in.scale_d = c.scale_d;
   in.c = c.c;
   in.meta = c.meta;
-  const RegisterCodec cd = v.d_codec();
+  const RegisterCodec cd = v.codec(Operand::d);
   std::vector<std::uint32_t> d(cd.words(), 0);
   x.run(in, d);
   return matrix_differences(cd, c.d, d, c.ins.text);
