@@ -19,6 +19,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/numeric/packing.hpp"
+#include "tools/vectors/matrix_operands.hpp"
 #include "tools/vectors/wgmma_operands.hpp"
 
 namespace ptxmma::py {
@@ -94,7 +95,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   std::vector<std::uint64_t> a_codes(a.data(), a.data() + a.size());
   std::vector<std::uint32_t> meta, a_words;
   if (v.sparse) {
-    SparseWgmmaA sa = compress_wgmma_a(v, a_codes);
+    SparseMetadata::Compressed sa = compress_sparse_a(v, a_codes);
     a_codes = std::move(sa.stored);
     meta = std::move(sa.meta);
     in.meta = meta;

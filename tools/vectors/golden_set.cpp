@@ -27,21 +27,9 @@ GoldenSet read_golden_set(const std::string& dir) {
 }
 
 GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir) {
-  namespace fs = std::filesystem;
   GoldenSet s;
-  s.dir = dir;
-  s.manifest = (fs::path(dir) / "manifest.json").string();
-  const json j = manifest::parse(text, s.manifest);
+  const json j = manifest::parse_header(text, dir, "ptxmma-golden-regs-v1", s);
   const std::string& m = s.manifest;
-  s.format = field<std::string>(j, "format", m);
-  if (s.format != "ptxmma-golden-regs-v1")
-    throw Error(fmt::format("{}: format '{}' is not ptxmma-golden-regs-v1", m, s.format));
-  s.set = field<std::string>(j, "set", m);
-  s.device = field<std::string>(j, "device", m);
-  s.sm = field<std::string>(j, "sm", m);
-  s.families = field<std::vector<std::string>>(j, "families", m);
-  if (!j.contains("variants") || !j["variants"].is_array()) throw Error(fmt::format("{}: missing list 'variants'", m));
-  if (j["variants"].empty()) throw Error(fmt::format("{}: 'variants' is empty (a set that checks nothing passes nothing)", m));
   for (std::size_t i = 0; i < j["variants"].size(); ++i) {
     const json& e = j["variants"][i];
     GoldenVariant v;
@@ -52,7 +40,7 @@ GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir)
     const auto file = field<std::string>(e, "file", w2);
     if (file.empty() || file.find('/') != std::string::npos || file.find("..") != std::string::npos)
       throw Error(fmt::format("{}: 'file' must be a plain file name, not '{}'", w2, file));
-    v.file = (fs::path(dir) / file).string();
+    v.file = (std::filesystem::path(dir) / file).string();
     v.cases = count(e, "cases", w2, 1, 1 << 20);
     const json words = e.contains("words") ? e["words"] : json();
     v.words = OperandWords{count(words, "a", w2 + ": words", 0, 64), count(words, "b", w2 + ": words", 0, 64),
@@ -64,14 +52,7 @@ GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir)
       throw Error(fmt::format("{}: words: 'e' (metadata) belongs to a sparse entry, which names its \"sparse\": "
                               "{{\"selector\": S}}", w2));
     }
-    if (e.contains("types")) {
-      for (const char* op : {"a", "b", "c", "d"}) {
-        const auto t = field<std::string>(e["types"], op, w2 + ": types");
-        const auto parsed = parse_type(t);
-        if (!parsed) throw Error(fmt::format("{}: types: unknown type '{}' for {}", w2, t, op));
-        v.types[op] = *parsed;
-      }
-    }
+    v.types = manifest::types(e, {"a", "b", "c", "d"}, w2);
     s.variants.push_back(std::move(v));
   }
   spdlog::debug("{}: set {} from {} ({}), {} variants", s.manifest, s.set, s.device, s.sm, s.variants.size());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/numeric/type.hpp"
+#include "tools/vectors/golden_header.hpp"
 
 namespace ptxmma {
 
@@ -28,10 +29,7 @@ struct GoldenVariant {
   std::map<std::string, Type> types;  // "a", "b", "c", "d"
 };
 
-struct GoldenSet {
-  std::string dir, manifest;
-  std::string format, set, device, sm;
-  std::vector<std::string> families;
+struct GoldenSet : GoldenHeader {
   std::vector<GoldenVariant> variants;
 };
 

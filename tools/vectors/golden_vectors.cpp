@@ -137,19 +137,14 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
   const int m = v.shape.m, n = v.shape.n, k = v.shape.k;
   SharedMemory smem;
   smem.write(g.smem_base, g.image, "the record's shared-memory image");
-  WgmmaInputs gpu;
-  gpu.shared = &smem;
-  gpu.desc_a = g.desc_a;
-  gpu.a = g.a;
-  gpu.desc_b = g.desc_b;
-  gpu.meta = g.e;
-  gpu.selector = ge.selector;
+  const WgmmaInputs gpu{.shared = &smem, .desc_a = g.desc_a, .a = g.a, .desc_b = g.desc_b, .scale_d = true, .c = {},
+                        .meta = g.e, .selector = ge.selector};
   std::vector<std::uint64_t> a, b;
   std::vector<int> cols;
   try {
     a = regs ? v.codec(Operand::a).gather(g.a) : read_shared_operand(smem, x.a_addressing(g.desc_a));
     b = transpose(read_shared_operand(smem, x.b_addressing(g.desc_b)), n, k);
-    if (v.is_sparse()) a = expand_wgmma_a(v, a, g.e, ge.selector, &cols);
+    if (v.is_sparse()) a = expand_sparse_a(v, a, g.e, ge.selector, &cols);
   } catch (const Error& err) {
     return {"", err.what()};
   }
@@ -161,9 +156,9 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
   try {
     std::vector<std::uint64_t> stored = a;
     if (v.is_sparse()) {
-      SparseWgmmaA sa = compress_wgmma_a(v, a);
+      SparseMetadata::Compressed sa = compress_sparse_a(v, a);
       std::vector<int> cols2;
-      (void)expand_wgmma_a(v, sa.stored, sa.meta, 0, &cols2);
+      (void)expand_sparse_a(v, sa.stored, sa.meta, 0, &cols2);
       if (cols2 != cols) return {"", "the logical A compresses (selector 0) to other columns than the GPU read"};
       stored = std::move(sa.stored);
       in.meta = sa.meta;

@@ -51,4 +51,32 @@ long long integer(const json& j, const char* key, const std::string& where, long
   return x;
 }
 
+std::map<std::string, Type> types(const json& entry, std::initializer_list<const char*> ops, const std::string& where) {
+  std::map<std::string, Type> out;
+  if (!entry.contains("types")) return out;
+  for (const char* op : ops) {
+    const auto t = field<std::string>(entry["types"], op, where + ": types");
+    const auto parsed = parse_type(t);
+    if (!parsed) throw Error(fmt::format("{}: types: unknown type '{}' for {}", where, t, op));
+    out[op] = *parsed;
+  }
+  return out;
+}
+
+json parse_header(const std::string& text, const std::string& dir, const std::string& format, GoldenHeader& h) {
+  h.dir = dir;
+  h.manifest = (std::filesystem::path(dir) / "manifest.json").string();
+  const json j = parse(text, h.manifest);
+  const std::string& m = h.manifest;
+  h.format = field<std::string>(j, "format", m);
+  if (h.format != format) throw Error(fmt::format("{}: format '{}' is not {}", m, h.format, format));
+  h.set = field<std::string>(j, "set", m);
+  h.device = field<std::string>(j, "device", m);
+  h.sm = field<std::string>(j, "sm", m);
+  h.families = field<std::vector<std::string>>(j, "families", m);
+  if (!j.contains("variants") || !j["variants"].is_array()) throw Error(fmt::format("{}: missing list 'variants'", m));
+  if (j["variants"].empty()) throw Error(fmt::format("{}: 'variants' is empty (a set that checks nothing passes nothing)", m));
+  return j;
+}
+
 }  // namespace ptxmma::manifest

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/error.hpp"
 
 namespace ptxmma {
@@ -46,22 +48,44 @@ ScaleWords scale_words(const MatrixVariant& v, std::span<const std::uint64_t> sc
           place(v.scales->b, scale_b, v.scale_vec, v.shape.n, false, "scale_b")};
 }
 
+SparseMetadata::Compressed compress_sparse_a(const MatrixVariant& v, std::span<const std::uint64_t> logical) {
+  const int k = v.shape.k, rows = v.metadata->rows, warps = v.shape.m / rows;
+  const auto per_warp = static_cast<std::size_t>(rows * k);
+  if (warps == 1) return v.metadata->compress(v.pattern, logical, k, 0);
+  SparseMetadata::Compressed out{{}, std::vector<std::uint32_t>(static_cast<std::size_t>(32 * warps), 0)};
+  out.stored.reserve(logical.size() / 2);
+  for (int w = 0; w < warps; ++w) {
+    const auto part = v.metadata->compress(v.pattern, logical.subspan(static_cast<std::size_t>(w) * per_warp, per_warp),
+                                           k, 0, rows * w);
+    out.stored.insert(out.stored.end(), part.stored.begin(), part.stored.end());
+    std::copy(part.meta.begin(), part.meta.end(), out.meta.begin() + 32 * w);
+  }
+  return out;
+}
+
 SparseA sparse_a_words(const MatrixVariant& v, std::span<const std::uint64_t> logical) {
-  auto sparse = v.metadata->compress(v.pattern, logical, v.shape.k, 0);
+  auto sparse = compress_sparse_a(v, logical);
   return {operand_words(v, Operand::a, sparse.stored), std::move(sparse.meta)};
 }
 
 std::vector<std::uint64_t> expand_sparse_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
                                            std::span<const std::uint32_t> meta, int sel, std::vector<int>* columns) {
-  const int m = v.shape.m, k = v.shape.k, half = k / 2;
-  if (stored.size() != static_cast<std::size_t>(m * half) || meta.size() != 32)
-    throw Error(fmt::format("{}: a sparse A is {} x {} stored elements with 32 metadata words, given {} and {}", v.ptx, m,
-                            half, stored.size(), meta.size()));
+  const int m = v.shape.m, k = v.shape.k, half = v.a_cols(), rows = v.metadata->rows, warps = m / rows;
+  if (stored.size() != static_cast<std::size_t>(m * half) || meta.size() != static_cast<std::size_t>(32 * warps))
+    throw Error(fmt::format("{}: a sparse A is {} x {} stored elements with {} metadata words, given {} and {}", v.ptx,
+                            m, half, 32 * warps, stored.size(), meta.size()));
   std::vector<std::uint64_t> logical(static_cast<std::size_t>(m * k), 0);
   std::vector<int> cols(static_cast<std::size_t>(half));
   if (columns) columns->clear();
   for (int row = 0; row < m; ++row) {
-    v.metadata->row_columns(v.pattern, v.sparse == Sparsity::ordered, meta, sel, row, cols.data());
+    const int w = row / rows;  // warp w holds its rows and its own threads' metadata
+    try {
+      v.metadata->row_columns(v.pattern, v.sparse == Sparsity::ordered, meta.subspan(static_cast<std::size_t>(32 * w), 32),
+                              sel, row % rows, cols.data());
+    } catch (const Error& e) {
+      if (warps == 1) throw;
+      throw Error(fmt::format("warp {} of the warpgroup, row {}: {}", w, row, e.what()));
+    }
     if (columns) columns->insert(columns->end(), cols.begin(), cols.end());
     for (int s = 0; s < half; ++s)
       logical[static_cast<std::size_t>(row * k + cols[static_cast<std::size_t>(s)])] =

@@ -2,7 +2,7 @@
 // variant's RegisterCodec (FP6/FP4 given as their format codes, placed in their containers), the
 // scale matrices of a block-scaled variant into the scale-data words selectors {0, 0} read
 // (configs/mma/block_scale.yaml), and a sparse A given as its logical M x K matrix compressed into
-// the stored elements and the metadata words selector 0 reads.
+// the stored elements and the metadata words selector 0 reads (every family's sparse A: wgmma's too).
 #pragma once
 #include <cstdint>
 #include <span>
@@ -29,15 +29,19 @@ struct ScaleWords {
 };
 ScaleWords scale_words(const MatrixVariant& v, std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b);
 
-// Sparse: the logical M x K A compressed (selector 0): A's register words and the 32 metadata
-// words. Error naming the row and columns where a chunk has too many nonzeros.
+// Sparse A, for every family: the logical M x K compressed as selector 0 reads it, warp by warp
+// (a warp's rows, all M for mma and 16 for each of wgmma's four warps, into its own 32 threads'
+// metadata words): M x K/2 stored values and 32 metadata words per warp. Error naming the row and
+// columns where a chunk has too many nonzeros.
+SparseMetadata::Compressed compress_sparse_a(const MatrixVariant& v, std::span<const std::uint64_t> logical);
+// An mma's compressed A as its register words and the 32 metadata words.
 struct SparseA {
   std::vector<std::uint32_t> a, meta;
 };
 SparseA sparse_a_words(const MatrixVariant& v, std::span<const std::uint64_t> logical);
-// The way back: the logical M x K A of the stored values (M x K/2, as operand_values gives them)
-// under the 32 metadata words and selector `sel`, each at the column its metadata names, zeros
-// elsewhere; `columns` (if given) gets those columns, M x K/2. Error for undefined metadata.
+// The way back: the logical M x K A of the stored values (M x K/2) under the metadata words and
+// selector `sel`, each at the column its warp's metadata names, zeros elsewhere; `columns` (if
+// given) gets those columns, M x K/2. Error for undefined metadata.
 std::vector<std::uint64_t> expand_sparse_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
                                            std::span<const std::uint32_t> meta, int sel,
                                            std::vector<int>* columns = nullptr);

@@ -56,22 +56,10 @@ WgmmaGoldenSet read_wgmma_golden_set(const std::string& dir) {
 }
 
 WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::string& dir) {
-  namespace fs = std::filesystem;
   WgmmaGoldenSet s;
-  s.dir = dir;
-  s.manifest = (fs::path(dir) / "manifest.json").string();
-  const json j = manifest::parse(text, s.manifest);
+  const json j = manifest::parse_header(text, dir, kWgmmaGoldenFormat, s);
   const std::string& m = s.manifest;
-  s.format = field<std::string>(j, "format", m);
-  if (s.format != kWgmmaGoldenFormat)
-    throw Error(fmt::format("{}: format '{}' is not {}", m, s.format, kWgmmaGoldenFormat));
-  s.set = field<std::string>(j, "set", m);
-  s.device = field<std::string>(j, "device", m);
-  s.sm = field<std::string>(j, "sm", m);
   s.smem_alloc_bytes = static_cast<std::uint32_t>(count(j, "smem_alloc_bytes", m, 1, 256 * 1024));
-  s.families = field<std::vector<std::string>>(j, "families", m);
-  if (!j.contains("variants") || !j["variants"].is_array()) throw Error(fmt::format("{}: missing list 'variants'", m));
-  if (j["variants"].empty()) throw Error(fmt::format("{}: 'variants' is empty (a set that checks nothing passes nothing)", m));
   for (std::size_t i = 0; i < j["variants"].size(); ++i) {
     const json& e = j["variants"][i];
     WgmmaGoldenEntry v;
@@ -90,7 +78,7 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
     const auto file = field<std::string>(e, "file", w);
     if (file.empty() || file.find('/') != std::string::npos || file.find("..") != std::string::npos)
       throw Error(fmt::format("{}: 'file' must be a plain file name, not '{}'", w, file));
-    v.file = (fs::path(dir) / file).string();
+    v.file = (std::filesystem::path(dir) / file).string();
     v.cases = static_cast<int>(count(e, "cases", w, 1, 1 << 20));
     v.smem_bytes = static_cast<std::uint32_t>(count(e, "smem_bytes", w, 0, 256 * 1024));
     if (!e.contains("words")) throw Error(fmt::format("{}: missing 'words'", w));
@@ -104,14 +92,7 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
     }
     if ((v.a_words != 0) != (v.operands.a_source == ASource::registers))
       throw Error(fmt::format("{}: words a = {} does not fit a_source '{}'", w, v.a_words, source));
-    if (e.contains("types")) {
-      for (const char* op : {"a", "b", "d"}) {
-        const auto t = field<std::string>(e["types"], op, w + ": types");
-        const auto parsed = parse_type(t);
-        if (!parsed) throw Error(fmt::format("{}: types: unknown type '{}' for {}", w, t, op));
-        v.types[op] = *parsed;
-      }
-    }
+    v.types = manifest::types(e, {"a", "b", "d"}, w);
     s.entries.push_back(std::move(v));
   }
   spdlog::debug("{}: set {} from {} ({}), {} entries", s.manifest, s.set, s.device, s.sm, s.entries.size());

@@ -13,6 +13,7 @@
 
 #include "sim/catalog/wgmma_family.hpp"
 #include "sim/numeric/type.hpp"
+#include "tools/vectors/golden_header.hpp"
 
 namespace ptxmma {
 
@@ -37,11 +38,8 @@ struct WgmmaGoldenEntry {
   [[nodiscard]] std::string label() const;    // ptx and form: "... [RS, scale-a -1, trans-b]"
 };
 
-struct WgmmaGoldenSet {
-  std::string dir, manifest;
-  std::string format, set, device, sm;
+struct WgmmaGoldenSet : GoldenHeader {
   std::uint32_t smem_alloc_bytes = 0;
-  std::vector<std::string> families;
   std::vector<WgmmaGoldenEntry> entries;
   // The input family of case `i` of entry `e`: families[(i + e) % len] (README "Input families").
   [[nodiscard]] std::string family_of(int entry, int case_index) const;

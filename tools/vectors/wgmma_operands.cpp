@@ -135,42 +135,4 @@ std::vector<std::uint64_t> transpose(std::span<const std::uint64_t> m, int rows,
   return t;
 }
 
-SparseWgmmaA compress_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> logical) {
-  const int k = v.shape.k;
-  SparseWgmmaA out{{}, std::vector<std::uint32_t>(Warpgroup::kThreads, 0)};
-  out.stored.reserve(logical.size() / 2);
-  for (int w = 0; w < Warpgroup::kWarps; ++w) {
-    const auto part = v.metadata->compress(v.pattern, logical.subspan(static_cast<std::size_t>(16 * w * k), static_cast<std::size_t>(16 * k)),
-                                           k, 0, 16 * w);
-    out.stored.insert(out.stored.end(), part.stored.begin(), part.stored.end());
-    std::copy(part.meta.begin(), part.meta.end(), out.meta.begin() + 32 * w);
-  }
-  return out;
-}
-
-std::vector<std::uint64_t> expand_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
-                                          std::span<const std::uint32_t> meta, int sel, std::vector<int>* columns) {
-  const int k = v.shape.k, half = v.a_cols();
-  if (stored.size() != static_cast<std::size_t>(64 * half) || meta.size() != static_cast<std::size_t>(Warpgroup::kThreads))
-    throw Error(fmt::format("{}: a sparse A is 64 x {} stored elements with 128 sp-meta words, given {} and {}", v.ptx,
-                            half, stored.size(), meta.size()));
-  std::vector<std::uint64_t> logical(static_cast<std::size_t>(64 * k), 0);
-  std::vector<int> cols(static_cast<std::size_t>(half));
-  if (columns) columns->clear();
-  for (int row = 0; row < 64; ++row) {
-    const int w = row / 16;  // warp w holds rows 16w..16w+15 and its own threads' metadata
-    try {
-      v.metadata->row_columns(v.pattern, false, meta.subspan(static_cast<std::size_t>(32 * w), 32), sel, row % 16,
-                              cols.data());
-    } catch (const Error& e) {
-      throw Error(fmt::format("warp {} of the warpgroup, row {}: {}", w, row, e.what()));
-    }
-    if (columns) columns->insert(columns->end(), cols.begin(), cols.end());
-    for (int s = 0; s < half; ++s)
-      logical[static_cast<std::size_t>(row * k + cols[static_cast<std::size_t>(s)])] =
-          stored[static_cast<std::size_t>(row * half + s)];
-  }
-  return logical;
-}
-
 }  // namespace ptxmma

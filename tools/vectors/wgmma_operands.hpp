@@ -67,19 +67,4 @@ std::vector<std::uint64_t> read_shared_operand(const SharedMemory& smem, const O
 // A matrix given row-major rows x cols, transposed (B's K x N <-> the addressing's N x K).
 std::vector<std::uint64_t> transpose(std::span<const std::uint64_t> m, int rows, int cols);
 
-// Sparse wgmma: the logical 64 x K A compressed warp by warp (rows 16w..16w+15 into the metadata
-// of warp w's threads) as selector 0 reads it: 64 x K/2 stored values and 128 sp-meta words.
-// Error naming the row and columns of a chunk with too many nonzeros.
-struct SparseWgmmaA {
-  std::vector<std::uint64_t> stored;
-  std::vector<std::uint32_t> meta;
-};
-SparseWgmmaA compress_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> logical);
-// The logical 64 x K A of stored values (64 x K/2) under the 128 threads' sp-meta words and
-// selector `sel`: each stored value at the column its metadata names, zeros elsewhere; `columns`
-// (if given) gets those columns, 64 x K/2. Error for undefined metadata.
-std::vector<std::uint64_t> expand_wgmma_a(const MatrixVariant& v, std::span<const std::uint64_t> stored,
-                                          std::span<const std::uint32_t> meta, int sel,
-                                          std::vector<int>* columns = nullptr);
-
 }  // namespace ptxmma

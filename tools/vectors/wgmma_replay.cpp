@@ -107,15 +107,8 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
                               where, i, c.smem_base, c.image.size(), set.smem_alloc_bytes));
     smem.fill(0);
     smem.write(c.smem_base, c.image, fmt::format("the shared image of {} case {}", e.label(), i));
-    WgmmaInputs in;
-    in.shared = &smem;
-    in.desc_a = c.desc_a;
-    in.a = c.a;
-    in.desc_b = c.desc_b;
-    in.scale_d = c.scale_d;
-    in.c = c.c;
-    in.meta = c.e;
-    in.selector = e.selector;
+    const WgmmaInputs in{.shared = &smem, .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d,
+                         .c = c.c, .meta = c.e, .selector = e.selector};
     got.assign(c.d.size(), 0);
     try {
       x.run(in, got);

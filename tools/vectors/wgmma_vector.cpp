@@ -9,6 +9,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/model/model.hpp"
+#include "tools/vectors/matrix_operands.hpp"
 #include "tools/vectors/value_text.hpp"
 #include "tools/vectors/vector_matrix.hpp"
 #include "tools/vectors/wgmma_operands.hpp"
@@ -157,7 +158,7 @@ std::shared_ptr<const WgmmaVectorCase> load_wgmma_case(const YamlFile& f, const 
   std::vector<std::uint64_t> a = parse_matrix(f, n["A"], {"A", v.a, abits, m, k}, work);
   if (v.is_sparse()) {
     try {
-      SparseWgmmaA sa = compress_wgmma_a(v, a);
+      SparseMetadata::Compressed sa = compress_sparse_a(v, a);
       a = std::move(sa.stored);
       c->meta = std::move(sa.meta);
     } catch (const Error& e) {
@@ -197,14 +198,8 @@ std::string run_wgmma_case(const WgmmaVectorCase& c) {
   const WgmmaExecutor x(v, *c.model, c.operands);
   SharedMemory smem;
   c.image.write_to(smem);
-  WgmmaInputs in;
-  in.shared = &smem;
-  in.desc_a = c.desc_a;
-  in.a = c.a;
-  in.desc_b = c.desc_b;
-  in.scale_d = c.scale_d;
-  in.c = c.c;
-  in.meta = c.meta;
+  const WgmmaInputs in{
+      .shared = &smem, .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d, .c = c.c, .meta = c.meta};
   const RegisterCodec cd = v.codec(Operand::d);
   std::vector<std::uint32_t> d(cd.words(), 0);
   x.run(in, d);
