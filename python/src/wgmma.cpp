@@ -94,7 +94,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   WgmmaInputs in;
   std::vector<std::uint64_t> a_codes(a.data(), a.data() + a.size());
   std::vector<std::uint32_t> meta, a_words;
-  if (v.sparse) {
+  if (v.is_sparse()) {
     SparseMetadata::Compressed sa = compress_sparse_a(v, a_codes);
     a_codes = std::move(sa.stored);
     meta = std::move(sa.meta);
@@ -154,8 +154,8 @@ Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& a
                               a_regs->size()));
     in.a = std::span<const std::uint32_t>(a_regs->data(), a_regs->size());
   }
-  if (sp_meta && !v.sparse) throw Error(fmt::format("{} is not sparse: it takes no sp_meta", v.ptx));
-  if (!sp_meta && v.sparse)
+  if (sp_meta && !v.is_sparse()) throw Error(fmt::format("{} is not sparse: it takes no sp_meta", v.ptx));
+  if (!sp_meta && v.is_sparse())
     throw Error(fmt::format("{} is sparse: give sp_meta (the 128 threads' sp-meta words) and sp_sel", v.ptx));
   if (sp_meta) {
     in.meta = std::span<const std::uint32_t>(sp_meta->data(), sp_meta->size());
