@@ -164,7 +164,7 @@ class MmaFamily final : public CatalogFamily {
                     v.sparse = sparsity;
                     for (std::uint8_t& s : v.sources) s = static_cast<std::uint8_t>(Source::registers);
                     const auto named = [&](const std::string& s) {
-                      return substitute(substitute(s, "{alayout}", ptxmma::name(al)), "{blayout}", ptxmma::name(bl));
+                      return substitute(substitute(s, "{alayout}", ptxmma::name(v.alayout)), "{blayout}", ptxmma::name(v.blayout));
                     };
                     const Shape& sh = *shape;
                     v.la = &r.fragment(r["a"], Operand::a, named(fa.first), 0, fa.second, at, container, sh.m, v.a_cols());
