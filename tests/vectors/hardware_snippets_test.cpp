@@ -13,36 +13,37 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(HardwareSnippets, EveryCapturedCaseMatchesWithoutDiagnostics) {
+// The captured vector files under tests/DIR (recursively) whose names end in `suffix`, sorted.
+std::vector<std::string> captured(const std::string& dir, const std::string& suffix) {
   std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/snippets-sm90"))
-    if (e.path().string().ends_with(".test.yaml")) files.push_back(e.path().string());
+  for (const auto& e : fs::recursive_directory_iterator(std::string(PTXMMA_SOURCE_DIR) + "/tests/" + dir))
+    if (e.path().string().ends_with(suffix)) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
-  ASSERT_GE(files.size(), 8U);
+  return files;
+}
+
+// Runs the files; every case must pass without a diagnostic. Returns how many cases ran.
+std::size_t expect_gpu_results(const std::vector<std::string>& files) {
   const auto results = run_vector_files(files, 2);
-  int passed = 0;
   for (const auto& r : results) {
     EXPECT_TRUE(r.passed) << r.file << ": " << r.name << "\n" << r.detail;
     EXPECT_EQ(r.detail, "") << r.file << ": " << r.name;
-    passed += r.passed ? 1 : 0;
   }
-  EXPECT_EQ(passed, static_cast<int>(files.size()) * 3);
+  return results.size();
+}
+
+TEST(HardwareSnippets, EveryCapturedCaseMatchesWithoutDiagnostics) {
+  const auto files = captured("data/snippets-sm90", ".test.yaml");
+  ASSERT_GE(files.size(), 8U);
+  EXPECT_EQ(expect_gpu_results(files), files.size() * 3);  // tools/capture/snippets/capture.sh: three cases a file
 }
 
 // The real-kernel corpus (tests/kernels, docs/kernels.md): whole compiler-emitted kernels, each
 // case's expected global memory the bytes the GPU stored.
 TEST(HardwareSnippets, RealKernelCorpusGivesTheGpuBytes) {
-  std::vector<std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(std::string(PTXMMA_SOURCE_DIR) + "/tests/kernels"))
-    if (e.path().string().ends_with(".test.yaml.xz")) files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
+  const auto files = captured("kernels", ".test.yaml.xz");
   ASSERT_GE(files.size(), 2U);
-  const auto results = run_vector_files(files, 2);
-  ASSERT_EQ(results.size(), files.size() * 2);  // tools/kernels/capture.sh: two cases a kernel
-  for (const auto& r : results) {
-    EXPECT_TRUE(r.passed) << r.file << ": " << r.name << "\n" << r.detail;
-    EXPECT_EQ(r.detail, "") << r.file << ": " << r.name;
-  }
+  EXPECT_EQ(expect_gpu_results(files), files.size() * 2);  // tools/kernels/capture.sh: two cases a kernel
 }
 
 }  // namespace
