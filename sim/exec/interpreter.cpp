@@ -646,6 +646,27 @@ std::optional<Machine::Position> Machine::next() {
   return Position{cur_cta_, cur_, r.stack.back().pc, r.stack.back().mask};
 }
 
+Machine::WarpState Machine::warp_state(int w) const {
+  WarpState st;
+  if (!started_ || finished_ || runs_[static_cast<std::size_t>(cur_cta_)].warps.empty()) return st;
+  const WarpRun& r = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
+  st.exited = r.exited;
+  st.depth = static_cast<int>(r.frames.size());
+  if (r.stack.empty()) return st;
+  st.lanes = r.stack.back().mask;
+  st.pc = r.stack.back().pc;
+  st.is = WarpState::Is::ready;
+  if (r.parked) {
+    st.is = WarpState::Is::parked;
+    st.pc = r.park_pc;
+    st.mbarrier = r.park_addr;
+  } else if (r.waiting >= 0 && !r.released) {
+    st.is = WarpState::Is::waiting;
+    st.pc = r.waiting;
+  }
+  return st;
+}
+
 bool Machine::ready(int w) {
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   WarpRun& ws = cr.warps[static_cast<std::size_t>(w)];

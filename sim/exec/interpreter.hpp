@@ -152,6 +152,21 @@ class Machine {
   [[nodiscard]] bool finished() const { return finished_; }
   [[nodiscard]] const RunSummary& summary() const { return sum_; }
 
+  // What warp w of the CTA that runs now is doing, for the debugger's `info warps` and `finish`
+  // (read only: it does not advance the scheduler as next() does).
+  struct WarpState {
+    enum class Is : std::uint8_t { ready, waiting, parked, finished };
+    Is is = Is::finished;
+    int pc = -1;                // the next instruction, the collective or wait it is at; -1 when finished
+    std::uint32_t lanes = 0;    // lanes on its path
+    std::uint32_t exited = 0;   // lanes that executed ret/exit
+    int depth = 0;              // calls in progress
+    std::uint64_t mbarrier = 0; // parked: the shared address of the mbarrier it waits on
+  };
+  [[nodiscard]] WarpState warp_state(int w) const;
+  // The c-th CTA run that runs now (the last once the grid has finished).
+  [[nodiscard]] int running_cta() const { return cur_cta_; }
+
   // The register file of the w-th warp run of CTA c as a Warp (declared-order named registers;
   // .b8/.b16 as b16, .pred as pred).
   [[nodiscard]] Warp to_warp(int w = 0, int c = 0) const;

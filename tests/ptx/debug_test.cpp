@@ -10,6 +10,7 @@
 namespace ptxmma {
 namespace {
 
+using test::CliResult;
 using test::run_cli;
 
 const std::string kDir = std::string(PTXMMA_SOURCE_DIR) + "/examples/";
@@ -45,7 +46,7 @@ TEST(Debugger, BreakpointStepPrintAndMatrixOnOneWarp) {
   EXPECT_NE(r.out.find("\n   0   9920  10040  10160"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  %f1   .f32  0x4620a000  10280\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("shared [0x0, 0x10)\n  000000: 00 00 00 3c 00 40 00 42"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("(ptxmma) info break\nbreakpoint 1 at line 39\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(ptxmma) info break\nbreakpoint 1 at line 39, hit 1 time\n"), std::string::npos) << r.out;
 }
 
 TEST(Debugger, WarpsAndTheWgmmaCollective) {
@@ -75,13 +76,136 @@ TEST(Debugger, WarpsAndTheWgmmaCollective) {
 
 TEST(Debugger, BadCommandsAreReportedAndTheExitStatusIsOne) {
   const auto r = run_cli("debug " + kDir + "shfl_reduce.ptx --commands " +
-                         script("dbg3.txt", "print %nope\nbreak 1\nmem heap 0 4\nmatrix D\nfly\nstep 2\nq\n"));
+                         script("dbg3.txt", "print %nope\nbreak 999\nmem heap 0 4\nmatrix D\nfly\nstep 2\nq\n"));
   EXPECT_EQ(r.status, 1) << r.all();
-  for (const char* e : {"error: no register %nope in ", "error: ", ":1: no instruction on this line\n",
+  for (const char* e : {"error: no register %nope in ", "error: ", ":999: no instruction on this line or after it\n",
                         "error: unknown memory 'heap' (shared, global, const, param)\n",
                         "error: " /* no mma in the file */, "no mma or wgmma.mma_async instruction to show as a matrix\n",
                         "error: unknown command 'fly' (help lists them)\n"})
     EXPECT_NE(r.out.find(e), std::string::npos) << e << "\n" << r.out;
+}
+
+// Commands piped to stdin (not a terminal): echoed after the prompt, an empty line repeats a
+// stepping command, a typo is reported and quitting still exits 0.
+CliResult piped(const std::string& args, const std::string& name, const std::string& commands) {
+  return run_cli("debug " + args + " < " + script(name, commands));
+}
+
+TEST(Debugger, LabelsFileLinesAndLinesWithoutAnInstruction) {
+  const auto r = piped(kDir + "divergent_loop.ptx", "dbg4.txt",
+                       "break $L_loop\nbreak 18\nbreak divergent_loop.ptx:24\nbreak L_join\nbreak $L_lop\n"
+                       "info breakpoints\ndelete 2\nc\nc\nq\n");
+  EXPECT_EQ(r.status, 0) << r.all();
+  for (const char* want : {
+           "(ptxmma) break $L_loop\nbreakpoint 1 at line 19: add.s32 \t%r3, %r3, 1;\n",
+           "(ptxmma) break 18\nline 18 has no instruction; breakpoint 2 at line 19: add.s32",
+           "(ptxmma) break divergent_loop.ptx:24\nbreakpoint 3 at line 24: activemask.b32",
+           "(ptxmma) break L_join\nbreakpoint 4 at line 34: activemask.b32",
+           "error: break: no line or label '$L_lop' in ",
+           "(did you mean '$L_loop'?)\n",
+           "breakpoint 1 at line 19\nbreakpoint 2 at line 19\nbreakpoint 3 at line 24\nbreakpoint 4 at line 34\n",
+           "(ptxmma) c\nbreakpoint at line 19\nline 19, lanes ffffffff: add.s32",
+           "(ptxmma) c\nbreakpoint at line 19\nline 19, lanes eeeeeeee: add.s32"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+TEST(Debugger, ConditionsWatchpointsDisplaysAndEnterRepeats) {
+  const auto r = piped(kDir + "divergent_loop.ptx", "dbg5.txt",
+                       "break 20 if %r3 == 3 lane 2\nwatch %r4 2\ndisplay/x %r3 2\nc\nc\nc\nc\ninfo watchpoints\n"
+                       "delete\nstep\n\n\nq\n");
+  EXPECT_EQ(r.status, 0) << r.all();
+  for (const char* want : {
+           "breakpoint 1 at line 20 if %r3 == 3 lane 2: add.s32",
+           "watchpoint 2: %r4 in lanes 00000004 of warp 0\n",
+           "1: print/x %r3 2\nlane  2 %r3 = 0x00000000\n",
+           // %r4 of lane 2 changes on line 20 of each iteration: 1, 3, then 6 when the breakpoint's
+           // condition holds too (it is checked before the instruction, the watchpoint after).
+           "(ptxmma) c\nwatchpoint 2: %r4 lane 2: 0x00000000  0 -> 0x00000001  1 (by line 20)\n"
+           "line 21, lanes ffffffff: activemask.b32",
+           "1: print/x %r3 2\nlane  2 %r3 = 0x00000001\n",
+           "(ptxmma) c\nbreakpoint at line 20 (%r3 == 3 in lane 2)\nline 20, lanes cccccccc: add.s32",
+           "watchpoint 2 at %r4 in lanes 00000004 of warp 0, hit 3 times\n",
+           "(ptxmma) delete\ndeleted every breakpoint and watchpoint\n"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  // step, then two empty lines: three steps.
+  const std::size_t at = r.out.find("(ptxmma) step\n");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string tail = r.out.substr(at);
+  EXPECT_NE(tail.find("(ptxmma) step\nline 22, lanes cccccccc: setp.lt.u32 \t%p1, %r3, %r2;\n"
+                      "1: print/x %r3 2\nlane  2 %r3 = 0x00000003\n(ptxmma) \nline 23, lanes cccccccc:"),
+            std::string::npos)
+      << tail;
+  EXPECT_NE(tail.find("(ptxmma) \nline 23, lanes cccccccc: @%p1 bra \t$L_loop;\n1: print/x %r3 2\n"
+                      "lane  2 %r3 = 0x00000003\n(ptxmma) \n"),
+            std::string::npos)
+      << tail;
+}
+
+TEST(Debugger, TypedPrintSpecialRegistersAndSuggestions) {
+  const auto r = piped(kDir + "shfl_reduce.ptx", "dbg6.txt",
+                       "step 3\np/x %r2 3\np/d %r2 3\np/t %r1 3\nprint/f16x2 %r2 3\nprint %r2 3 e4m3x4\np %laneid 30-31\n"
+                       "p %tid 1\np/x %lanemask_lt 4\np r2 0\np %r99 0\nstpe\ninfo lanes\ninfo warps\ninfo ctas\n"
+                       "info barriers\nfinish\ninfo regs 1\nquit\n");
+  EXPECT_EQ(r.status, 0) << "a typo does not change the exit status of an interactive session\n" << r.all();
+  for (const char* want : {
+           "(ptxmma) p/x %r2 3\nlane  3 %r2 = 0x00000010\n",
+           "(ptxmma) p/d %r2 3\nlane  3 %r2 = 16\n",
+           "(ptxmma) p/t %r1 3\nlane  3 %r1 = 0b00000000000000000000000000000011\n",
+           "(ptxmma) print/f16x2 %r2 3\nlane  3 %r2 = 0x00000010  (9.5367431640625000e-7 (approx.), 0)\n",
+           "(ptxmma) print %r2 3 e4m3x4\nlane  3 %r2 = 0x00000010  (0.03125, 0, 0, 0)\n",
+           "(ptxmma) p %laneid 30-31\nlane 30 %laneid = 30\nlane 31 %laneid = 31\n",
+           "(ptxmma) p %tid 1\nlane  1 %tid = (1, 0, 0)\n",
+           "(ptxmma) p/x %lanemask_lt 4\nlane  4 %lanemask_lt = 0x0000000f\n",
+           "error: no register r2 in ", "(did you mean '%r2'?)\n",
+           "error: no register %r99 in ",
+           "error: unknown command 'stpe' (did you mean 'step'?) (help lists them)\n",
+           "(ptxmma) info lanes\nat line 10\n  lane  0  %tid (0, 0, 0)  active\n",
+           "(ptxmma) info warps\n* warp 0: at line 10, lanes ffffffff\n",
+           "(ptxmma) info ctas\n* CTA (0, 0, 0): running\n",
+           "(ptxmma) info barriers\nno warp waits at a barrier\n",
+           "error: finish: warp 0 is in the kernel, not in a called .func (continue runs to the end)\n",
+           "(ptxmma) info regs 1\nlane 1\n"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+TEST(Debugger, MatrixBeforeTheMmaRanRunRestartAndExamine) {
+  const auto r = piped(kDir + "mma_f16_ldmatrix.ptx --init " + kDir + "mma_f16_ldmatrix.yaml", "dbg7.txt",
+                       "matrix D\nbreak 39\nrun\nx/4xw shared 0\nx/4f16 shared 0\nx shared 0 8\nmatrix D\nstep\n"
+                       "matrix D\nrestart\nrun\nq\n");
+  EXPECT_EQ(r.status, 0) << r.all();
+  for (const char* want : {
+           "(ptxmma) matrix D\nnote: the mma on line 39 has not run yet in warp 0: D shows what its registers hold now\n"
+           "D of mma.sync",
+           "(ptxmma) run\nstarted again from the first instruction\nbreakpoint at line 39\n",
+           "(ptxmma) x/4xw shared 0\nshared 0x0000:  0x3c000000  0x42004000  0x45004400  0x47004600\n",
+           "(ptxmma) x/4f16 shared 0\nshared 0x0000:  0  1  2  3\n",
+           "(ptxmma) x shared 0 8\nshared [0x0, 0x8)\n  000000: 00 00 00 3c 00 40 00 42\n",
+           "(ptxmma) restart\nstarted again from the first instruction\nline 13, lanes ffffffff: mov.u32"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  // After the step past the mma, matrix D has no note.
+  const std::size_t step = r.out.find("(ptxmma) step\n");
+  ASSERT_NE(step, std::string::npos);
+  const std::size_t next = r.out.find("(ptxmma) matrix D\n", step);
+  ASSERT_NE(next, std::string::npos);
+  EXPECT_EQ(r.out.substr(next, 40).find("note:"), std::string::npos) << r.out.substr(next);
+}
+
+// finish: back in the caller once the .func returns.
+TEST(Debugger, FinishReturnsToTheCaller) {
+  const std::string ptx = ::testing::TempDir() + "dbg_call.ptx";
+  std::ofstream(ptx) << ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                        ".func (.param .b32 r) twice(.param .b32 x)\n{\n.reg .b32 %a<3>;\nld.param.b32 %a1, [x];\n"
+                        "shl.b32 %a2, %a1, 1;\nst.param.b32 [r+0], %a2;\nret;\n}\n"
+                        ".visible .entry k()\n{\n.reg .b32 %k<3>;\nmov.u32 %k0, %laneid;\n{\n.param .b32 p0;\n"
+                        "st.param.b32 [p0+0], %k0;\n.param .b32 r0;\ncall.uni (r0), twice, (p0);\n"
+                        "ld.param.b32 %k1, [r0+0];\n}\nret;\n}\n";
+  const auto r = piped(ptx, "dbg8.txt", "break 8\nc\ninfo warps\nfinish\np %k1 3\nnext\np %k1 3\nq\n");
+  EXPECT_EQ(r.status, 0) << r.all();
+  for (const char* want : {"breakpoint at line 8\nline 8, lanes ffffffff: shl.b32 %a2, %a1, 1;\n",
+                           "* warp 0: at line 8, lanes ffffffff, 1 call deep\n",
+                           "(ptxmma) finish\nreturned from the call (warp 0)\nline 21, lanes ffffffff: ld.param.b32 %k1",
+                           "(ptxmma) next\nline 23, lanes ffffffff: ret;\n(ptxmma) p %k1 3\nlane  3 %k1 = 0x00000006  6\n"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
 }
 
 TEST(RunCli, MatrixAndJson) {

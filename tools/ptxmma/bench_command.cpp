@@ -22,7 +22,7 @@ void add_bench_command(CLI::App& app) {
   auto opts = std::make_shared<Opts>();
   cmd->add_option("VARIANT", opts->variants, "mma or wgmma instructions to measure (default: one per family)");
   cmd->add_option("--seconds", opts->seconds, "time per variant (default 1)")->check(CLI::Range(0.01, 3600.0));
-  cmd->add_option("--jobs", opts->jobs, "threads, each with its own inputs (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("-j,--jobs", opts->jobs, "threads, each with its own inputs (default 1)")->check(CLI::Range(1, 256));
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
   cmd->add_option("--json", opts->json, "also write the figures as JSON to FILE");
   cmd->callback([opts] {

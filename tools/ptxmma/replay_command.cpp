@@ -26,7 +26,7 @@ void add_replay_command(CLI::App& app) {
   cmd->add_option("--json", opts->json, "also write the summary as JSON to FILE");
   cmd->add_option("--html", opts->html,
                   "also write an HTML report to FILE (per variant; the first failing case lane by lane; mma and wgmma sets)");
-  cmd->add_option("--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
+  cmd->add_option("-j,--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
       ->check(CLI::Range(1, 256));
   cmd->callback([opts, arch_opt] {
     // Recorded single dot products (a .csv file, or a folder with or under a manifest.csv).

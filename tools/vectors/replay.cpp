@@ -14,10 +14,20 @@
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "tools/vectors/output_file.hpp"
-#include "tools/vectors/word_format.hpp"
 
 namespace ptxmma {
 namespace {
+
+// A path as one word of a shell command: quoted when it holds anything but letters, digits and
+// "_./-+:,@%=".
+std::string shell_word(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:,@%=") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
   const int bits = element_bits(d, c);
@@ -32,31 +42,13 @@ long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& wan
   return n;
 }
 
-std::string lane_report(const GoldenVariant& gv, const MatrixVariant& v, const GoldenCase& c, int case_index,
-                        const std::vector<std::uint32_t>& got, const std::vector<std::string>& families) {
-  std::string out = fmt::format("first failure: {} case {}", gv.ptx, case_index);
-  if (!families.empty()) out += fmt::format(" (family {})", families[static_cast<std::size_t>(case_index) % families.size()]);
-  out += "\n";
-  const auto words = [](const std::vector<std::uint32_t>& w, int lane, int n) {
-    return std::vector<std::uint32_t>(w.begin() + lane * n, w.begin() + (lane + 1) * n);
-  };
-  for (int lane = 0; lane < 32; ++lane) {
-    const auto want = words(c.d, lane, gv.words.d), mine = words(got, lane, gv.words.d);
-    const bool bad = want != mine;
-    out += fmt::format("  lane {:2}{}\n", lane, bad ? "  MISMATCH" : "");
-    out += fmt::format("    A: {}\n", format_words(v.a, v.container, words(c.a, lane, gv.words.a)));
-    out += fmt::format("    B: {}\n", format_words(v.b, v.container, words(c.b, lane, gv.words.b)));
-    out += fmt::format("    C: {}\n", format_words(v.c, v.container, words(c.c, lane, gv.words.c)));
-    out += fmt::format("    D expected: {}\n", format_words(v.d, v.container, want));
-    if (bad) out += fmt::format("    D got:      {}\n", format_words(v.d, v.container, mine));
-  }
-  return out;
-}
-
 VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, const std::string& arch) {
   VariantReplay r;
   r.ptx = gv.ptx;
   r.cases = gv.cases;
+  r.selector = gv.selector;
+  r.explain = fmt::format("ptxmma explain {} {}{}{}", shell_word(set.dir), gv.ptx, arch == "sm_90a" ? "" : " --arch " + arch,
+                          gv.selector >= 0 ? fmt::format(" --selector {}", gv.selector) : "");
   const MatrixVariant* v = nullptr;
   MmaOptions opts;
   try {
@@ -102,8 +94,12 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
     const long bad = count_mismatches(v->d, v->container, c.d, got);
     if (bad == 0) continue;
     if (r.failed_cases == 0) {
-      r.first_failure = lane_report(gv, *v, c, static_cast<int>(i), got, set.families);
-      r.first = FailedCase{static_cast<int>(i), 32, gv.words.d, v->d, v->container, c.d, got};
+      const RegisterCodec cd = v->codec(Operand::d);
+      r.first = FailedCase{static_cast<int>(i), 32, gv.words.d, v->d, v->container, c.d, got,
+                           element_mismatches(cd, c.d, got), cd};
+      std::string title = fmt::format("{}{} case {}", gv.ptx, gv.selector >= 0 ? fmt::format(" selector {}", gv.selector) : "", i);
+      if (!set.families.empty()) title += fmt::format(" (family {})", set.families[i % set.families.size()]);
+      r.first_failure = failure_text(title, r.first, r.explain);
     }
     ++r.failed_cases;
     r.failed_case_indices.push_back(static_cast<int>(i));
@@ -133,15 +129,48 @@ ReplayReport replay(const GoldenSet& set, const std::string& arch, int jobs) {
   return r;
 }
 
+std::string explain_command(const std::string& explain, const FailedCase& f, const ElementMismatch& m) {
+  const int rows = f.codec->layout().rows;
+  return fmt::format("{} --case {}{} --row {} --col {}", explain, f.index,
+                     f.codec->layout().problems > 1 ? fmt::format(" --problem {}", m.row / rows) : "", m.row % rows, m.col);
+}
+
+std::string failure_text(const std::string& title, const FailedCase& f, const std::string& explain) {
+  std::string out = fmt::format("first failure: {}: {} of {} D elements differ\n", title, f.elements.size(),
+                                f.codec->rows() * f.codec->cols());
+  for (std::size_t i = 0; i < std::min(f.elements.size(), kShownElements); ++i) {
+    out += "  " + mismatch_text(*f.codec, f.elements[i]) + "\n";
+    if (!explain.empty()) out += "    " + explain_command(explain, f, f.elements[i]) + "\n";
+  }
+  if (f.elements.size() > kShownElements) out += fmt::format("  ... and {} more\n", f.elements.size() - kShownElements);
+  return out;
+}
+
 void print(const ReplayReport& r, std::ostream& os) {
   os << fmt::format("replay {} ({}, {}) through the {} model\n", r.set, r.device, r.sm, r.arch);
   std::size_t width = 0;
   for (const auto& v : r.variants) width = std::max(width, v.ptx.size());
-  for (const auto& v : r.variants) {
-    os << fmt::format("  {:<{}}  cases {:3}  failed {:3}  mismatched values {:5}", v.ptx, width, v.cases,
-                      v.failed_cases, v.mismatched_values);
+  // A sparse variant's entries (one per selector) share a line unless they differ in more.
+  for (std::size_t i = 0; i < r.variants.size();) {
+    const VariantReplay& v = r.variants[i];
+    int cases = 0, failed = 0;
+    long mismatched = 0;
+    std::string selectors;
+    std::size_t j = i;
+    for (; j < r.variants.size(); ++j) {
+      const VariantReplay& u = r.variants[j];
+      if (u.ptx != v.ptx || u.supported != v.supported || u.error != v.error || (j > i && u.selector < 0)) break;
+      cases += u.cases;
+      failed += u.failed_cases;
+      mismatched += u.mismatched_values;
+      if (u.selector >= 0) selectors += fmt::format("{}{}", selectors.empty() ? "" : ",", u.selector);
+    }
+    os << fmt::format("  {:<{}}  cases {:3}  failed {:3}  mismatched values {:5}", v.ptx, width, cases, failed,
+                      mismatched);
+    if (j - i > 1) os << fmt::format("  (selectors {})", selectors);
     if (!v.supported) os << "  UNSUPPORTED: " << v.error;
     os << "\n";
+    i = j;
   }
   for (const auto& v : r.variants)
     if (!v.first_failure.empty()) {
@@ -169,6 +198,19 @@ void write_json(const ReplayReport& r, const std::string& path) {
                              {"error", v.error},
                              {"family", v.family},
                              {"failed_case_indices", v.failed_case_indices}});
+  for (std::size_t i = 0; i < r.variants.size(); ++i) {
+    const VariantReplay& v = r.variants[i];
+    nlohmann::json& jv = j["variants"][i];
+    jv["selector"] = v.selector >= 0 ? nlohmann::json(v.selector) : nlohmann::json(nullptr);
+    if (v.first.index < 0) continue;
+    nlohmann::json elements = nlohmann::json::array();
+    for (const ElementMismatch& m : v.first.elements) {
+      nlohmann::json e = mismatch_json(*v.first.codec, m);
+      if (!v.explain.empty()) e["explain"] = explain_command(v.explain, v.first, m);
+      elements.push_back(std::move(e));
+    }
+    jv["first_failure"] = {{"case", v.first.index}, {"elements", std::move(elements)}};
+  }
   write_output_file(path, j.dump(2) + "\n");
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sim/error.hpp"
+#include "tools/vectors/element_mismatch.hpp"
 #include "tools/vectors/value_text.hpp"
 
 namespace ptxmma {
@@ -34,10 +35,6 @@ std::vector<std::string> split_ws(const std::string& s) {
     if (!w.empty()) out.push_back(w);
   }
   return out;
-}
-
-std::string typed_cell(std::uint64_t bits, const RegisterCodec& oi) {
-  return fmt::format("{} ({})", hex_text(bits, oi.bits()), typed_text(bits, oi.bits(), parse_view(name(oi.type()), oi.bits())));
 }
 
 }  // namespace
@@ -87,21 +84,12 @@ std::vector<std::uint64_t> parse_matrix(const YamlFile& f, const YAML::Node& n, 
 
 std::string matrix_differences(const RegisterCodec& d, std::span<const std::uint64_t> expected,
                                std::span<const std::uint32_t> got, const std::string& instruction) {
-  std::string out;
-  int bad = 0;
-  for (int r = 0; r < d.rows(); ++r)
-    for (int col = 0; col < d.cols(); ++col) {
-      const std::uint64_t w = expected[static_cast<std::size_t>(r * d.cols() + col)], g = d.raw(got, r, col);
-      if (w == g) continue;
-      if (++bad > kMaxReported) continue;
-      const RegisterCodec::Place s = d.place(r / d.layout().rows, r % d.layout().rows, col);
-      out += fmt::format("  D[{}][{}] ({} {}, reg {}, elem {}): expected {}, got {}\n", r, col,
-                         d.threads() > 32 ? "thread" : "lane", s.thread, s.reg,
-                         d.bits() >= 32 ? 0U : s.shift / static_cast<std::uint32_t>(d.bits()), typed_cell(w, d),
-                         typed_cell(g, d));
-    }
-  if (bad > kMaxReported) out += fmt::format("  ... and {} more\n", bad - kMaxReported);
-  if (bad) out = fmt::format("  {} of {} D elements differ ({})\n", bad, d.rows() * d.cols(), instruction) + out;
+  const std::vector<ElementMismatch> bad = element_mismatches_of_cells(d, expected, got);
+  if (bad.empty()) return "";
+  std::string out = fmt::format("  {} of {} D elements differ ({})\n", bad.size(), d.rows() * d.cols(), instruction);
+  for (std::size_t i = 0; i < std::min(bad.size(), static_cast<std::size_t>(kMaxReported)); ++i)
+    out += "  " + mismatch_text(d, bad[i]) + "\n";
+  if (bad.size() > static_cast<std::size_t>(kMaxReported)) out += fmt::format("  ... and {} more\n", bad.size() - kMaxReported);
   return out;
 }
 

@@ -11,18 +11,15 @@
 #include "sim/error.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/numeric/packing.hpp"
-#include "tools/vectors/word_format.hpp"
 
 namespace ptxmma {
 namespace {
 
-// The first failing case: its header and the D elements that differ (at most 16 of them).
-std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const MatrixVariant& v,
-                        const WgmmaExecutor& x, const WgmmaGoldenCase& c, int index,
-                        const std::vector<std::uint32_t>& got) {
-  std::string out = fmt::format("first failure: {} case {}", e.label(), index);
-  if (!set.families.empty()) out += fmt::format(" (family {})", set.family_of(e.index, index));
-  out += "\n";
+// The first failing case: its descriptors and scale-d, then the D elements that differ.
+std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const WgmmaExecutor& x,
+                        const WgmmaGoldenCase& c, const FailedCase& f) {
+  std::string title = fmt::format("{} case {}", e.label(), f.index);
+  if (!set.families.empty()) title += fmt::format(" (family {})", set.family_of(e.index, f.index));
   const auto desc = [](std::uint64_t d) {
     try {
       return fmt::format("{:#018x} ({})", d, MatrixDescriptor::decode(d).text());
@@ -30,30 +27,14 @@ std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, co
       return std::string(err.what());
     }
   };
+  std::string out;
   if (e.operands.a_source == ASource::descriptor) out += fmt::format("  A descriptor {}\n", desc(c.desc_a));
   out += fmt::format("  B descriptor {}\n", desc(c.desc_b));
-  out += fmt::format("  scale-d {}, shared image {} bytes at {:#x}, model {}\n", c.scale_d ? 1 : 0, c.image.size(),
-                     c.smem_base, x.model().name);
-  const RegisterCodec cd = v.codec(Operand::d);
-  int shown = 0;
-  long total = 0;
-  for (int row = 0; row < cd.rows(); ++row)
-    for (int col = 0; col < cd.cols(); ++col) {
-      const std::uint64_t want = cd.raw(c.d, row, col), mine = cd.raw(got, row, col);
-      if (want == mine) continue;
-      ++total;
-      if (shown++ >= 16) continue;
-      const std::uint64_t before = c.scale_d ? cd.raw(c.c, row, col) : 0;
-      const RegisterCodec::Place at = cd.place(0, row, col);
-      out += fmt::format("  D[{}][{}] (thread {} register {}{}): C {}, expected {}, got {}\n", row, col, at.thread, at.reg,
-                         cd.layout().elems_per_reg > 1 ? fmt::format(" element {}", at.shift / cd.bits()) : "",
-                         c.scale_d ? fmt::format("{:#x} ({})", before, format_value(v.d, code_of(info(v.d), before)))
-                                   : "not read",
-                         fmt::format("{:#x} ({})", want, format_value(v.d, code_of(info(v.d), want))),
-                         fmt::format("{:#x} ({})", mine, format_value(v.d, code_of(info(v.d), mine))));
-    }
-  if (total > 16) out += fmt::format("  ... {} differing elements in all\n", total);
-  return out;
+  out += fmt::format("  scale-d {} (C {}), shared image {} bytes at {:#x}, model {}\n", c.scale_d ? 1 : 0,
+                     c.scale_d ? "added" : "not read", c.image.size(), c.smem_base, x.model().name);
+  const std::string text = failure_text(title, f, "");
+  const std::size_t header = text.find('\n') + 1;
+  return text.substr(0, header) + out + text.substr(header);
 }
 
 long count_mismatches(Type d, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
@@ -69,6 +50,7 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
   VariantReplay r;
   r.ptx = e.label();
   r.cases = e.cases;
+  r.selector = e.selector;
   const MatrixVariant* v = nullptr;
   try {
     v = parse_wgmma(e.ptx, arch).variant;
@@ -123,8 +105,10 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
     const long bad = count_mismatches(v->d, c.d, got);
     if (bad == 0) continue;
     if (r.failed_cases == 0) {
-      r.first_failure = case_report(set, e, *v, x, c, static_cast<int>(i), got);
-      r.first = FailedCase{static_cast<int>(i), 128, v->regs(Operand::d), v->d, Container::packed, c.d, got};
+      const RegisterCodec cd = v->codec(Operand::d);
+      r.first = FailedCase{static_cast<int>(i), 128, v->regs(Operand::d), v->d, Container::packed, c.d, got,
+                           element_mismatches(cd, c.d, got), cd};
+      r.first_failure = case_report(set, e, x, c, r.first);
     }
     ++r.failed_cases;
     r.failed_case_indices.push_back(static_cast<int>(i));

@@ -1,0 +1,17 @@
+// "Did you mean ...?" for misspelt names: the closest candidate by edit distance, when it is
+// close enough to be a likely typo.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxmma::cli {
+
+// The candidate closest to `word` (case-sensitive Levenshtein distance, at most a third of the
+// word's length and at least 1; ties: the first), or "" when none is that close.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+
+// " (did you mean 'X'?)" for the closest candidate, or "".
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace ptxmma::cli
