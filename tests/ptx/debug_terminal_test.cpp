@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -72,37 +73,40 @@ class Terminal {
 };
 
 TEST(DebuggerTerminal, EditingHistoryCompletionRepeatAndCtrlC) {
-  const std::string ptx = ::testing::TempDir() + "spin.ptx";
+  const std::string ptx = ::testing::TempDir() + "spin" + std::to_string(getpid()) + ".ptx";
   std::ofstream(ptx) << ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry spin()\n{\n"
                         ".reg .b32 %r<2>;\n$L_spin:\nadd.u32 %r1, %r1, 1;\nbra.uni $L_spin;\n}\n";
   Terminal t(ptx);
   ASSERT_TRUE(t.started());
-  ASSERT_TRUE(t.wait_for("(ptxmma) ")) << t.out();
-  t.type("p %laneid 3\r");
+  // Keys are typed once the prompt shows (libedit has the terminal then, not the line discipline).
+  const auto at_prompt = [&t](const std::string& keys) {
+    ASSERT_TRUE(t.wait_for("(ptxmma) ")) << t.out();
+    t.type(keys);
+  };
+  at_prompt("p %laneid 3\r");
   ASSERT_TRUE(t.wait_for("lane  3 %laneid = 3")) << t.out();
-  t.type("\x1b[A\r");  // Up: the last command again
+  at_prompt("\x1b[A\r");  // Up: the last command again
   ASSERT_TRUE(t.wait_for("lane  3 %laneid = 3")) << t.out();
-  t.type("pp %laneid 5\x01\x04\r");  // Ctrl-A to the start, Ctrl-D deletes the extra p
+  at_prompt("pp %laneid 5\x01\x04\r");  // Ctrl-A to the start, Ctrl-D deletes the extra p
   ASSERT_TRUE(t.wait_for("lane  5 %laneid = 5")) << t.out();
-  t.type("step\r");
+  at_prompt("step\r");
   ASSERT_TRUE(t.wait_for("line 9, lanes ffffffff: bra.uni $L_spin;")) << t.out();
-  t.type("\r");  // Enter repeats the step
+  at_prompt("\r");  // Enter repeats the step
   ASSERT_TRUE(t.wait_for("line 8, lanes ffffffff: add.u32 %r1, %r1, 1;")) << t.out();
-  t.type("contin\t\r");  // Tab completes the command; the loop never ends
+  at_prompt("contin\t\r");  // Tab completes the command; the loop never ends
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   t.type("\x03");  // Ctrl-C
   ASSERT_TRUE(t.wait_for("interrupted")) << t.out();
-  ASSERT_TRUE(t.wait_for("(ptxmma) ")) << t.out();
-  t.type("p/d %r1 0\r");
+  at_prompt("p/d %r1 0\r");
   ASSERT_TRUE(t.wait_for("lane  0 %r1 = ")) << t.out();
   ASSERT_TRUE(t.wait_for("\n")) << t.out();
   const std::string shown = t.out().substr(t.out().rfind("lane  0 %r1 = ") + 14);
   EXPECT_GT(std::atoll(shown.c_str()), 2) << "the loop ran until Ctrl-C: " << shown;
-  t.type("\x03");  // Ctrl-C at the prompt: a fresh prompt, the session goes on
+  at_prompt("\x03");  // Ctrl-C at the prompt: a fresh prompt, the session goes on
   ASSERT_TRUE(t.wait_for("^C")) << t.out();
-  ASSERT_TRUE(t.wait_for("(ptxmma) ")) << t.out();
-  t.type("quit\r");
+  at_prompt("quit\r");
   EXPECT_EQ(t.exit_status(), 0) << t.out();
+  std::remove(ptx.c_str());
 }
 
 }  // namespace

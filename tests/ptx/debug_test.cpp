@@ -180,7 +180,7 @@ TEST(Debugger, MatrixBeforeTheMmaRanRunRestartAndExamine) {
            "(ptxmma) x/4xw shared 0\nshared 0x0000:  0x3c000000  0x42004000  0x45004400  0x47004600\n",
            "(ptxmma) x/4f16 shared 0\nshared 0x0000:  0  1  2  3\n",
            "(ptxmma) x shared 0 8\nshared [0x0, 0x8)\n  000000: 00 00 00 3c 00 40 00 42\n",
-           "(ptxmma) restart\nstarted again from the first instruction\nline 13, lanes ffffffff: mov.u32"})
+           "(ptxmma) restart\nstarted again from the first instruction\nline 16, lanes ffffffff: mov.u32"})
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
   // After the step past the mma, matrix D has no note.
   const std::size_t step = r.out.find("(ptxmma) step\n");

@@ -175,7 +175,7 @@ TEST(TestVectors, WrongExpectationNamesTheCell) {
   EXPECT_EQ(r[0].name, "ones");
   EXPECT_EQ(r[0].detail,
             "  1 of 64 D elements differ (mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32)\n"
-            "  D[2][5] (lane 10, reg 1, elem 0): expected 0x00000011 (17), got 0x00000010 (16)\n");
+            "  D[2][5] (lane 10, reg 1, elem 0): expected 0x00000011 (17), got 0x00000010 (16), off by 1\n");
   EXPECT_TRUE(r[1].passed) << r[1].detail;
   EXPECT_FALSE(r[2].passed);
   EXPECT_EQ(r[2].detail,
@@ -211,7 +211,7 @@ TEST(TestVectorsCli, FailuresExitOneAndJobsDoNotChangeTheOutput) {
   EXPECT_EQ(one.out, eight.out);
   EXPECT_NE(one.out.find("FAIL " + wrong + ": ones\n"
                          "  1 of 64 D elements differ (mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32)\n"
-                         "  D[2][5] (lane 10, reg 1, elem 0): expected 0x00000011 (17), got 0x00000010 (16)\n"
+                         "  D[2][5] (lane 10, reg 1, elem 0): expected 0x00000011 (17), got 0x00000010 (16), off by 1\n"
                          "PASS " + wrong + ": ones right\n"),
             std::string::npos) << one.out;
   EXPECT_NE(one.out.find("FAIL " + bad + ": (file)\n  " + bad + ":1:8: 'cases' takes a non-empty list of cases\n"),
