@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "isa/instruction_text.hpp"
 #include "sim/error.hpp"
 #include "sim/util/target.hpp"
@@ -63,6 +65,62 @@ Candidates by_satfinite(const Candidates& from, const Candidates& all, const Mat
                                 .collect([](const MatrixVariant& v) { return std::string(name(v.a)); })),
                      name(ins.a)));
   return by_sat;
+}
+
+Candidates by_layouts(const Candidates& from, const MatrixSelector& ins, std::string_view shape, const Fail& fail) {
+  const Candidates by_layout =
+      from.narrow([&](const MatrixVariant& v) { return v.alayout == ins.alayout && v.blayout == ins.blayout; });
+  if (by_layout.empty()) {
+    const auto legal =
+        from.collect([](const MatrixVariant& v) { return fmt::format(".{}.{}", name(v.alayout), name(v.blayout)); });
+    fail(fmt::format("{} on {} take {}{}, not .{}.{}", inputs_text(ins), shape, legal.size() == 1 ? "only " : "",
+                     one_of(legal), name(ins.alayout), name(ins.blayout)));
+  }
+  return by_layout;
+}
+
+Candidates by_accumulators(const Candidates& from, const MatrixSelector& ins, std::string_view shape, const Fail& fail) {
+  const Candidates by_dc = from.narrow([&](const MatrixVariant& v) { return v.d == ins.d && v.c == ins.c; });
+  if (by_dc.empty()) {
+    const std::string inputs = inputs_text(ins);
+    if (std::all_of(from.begin(), from.end(), [](auto* v) { return v->c == v->d; })) {
+      const auto types = from.collect([](const MatrixVariant& v) { return std::string(name(v.d)); });
+      if (types.size() == 1) fail(fmt::format("{} need {} C and D", inputs, types[0]));
+      fail(fmt::format("{} need C and D both {}", inputs, one_of(types)));
+    }
+    fail(fmt::format("{} on {} need (D, C) = {}; ({}, {}) is illegal", inputs, shape,
+                     one_of(from.collect([](const MatrixVariant& v) { return fmt::format("({}, {})", name(v.d), name(v.c)); })),
+                     name(ins.d), name(ins.c)));
+  }
+  return by_dc;
+}
+
+Candidates by_bit_operation(const Candidates& from, const Candidates& all, const MatrixSelector& ins, const Fail& fail) {
+  const Candidates by_bitop = from.narrow([&](const MatrixVariant& v) { return v.bitop == ins.bitop; });
+  if (by_bitop.empty()) {
+    if (ins.bitop == BitOp::none)
+      fail(fmt::format("{} need {}", inputs_text(ins),
+                       one_of(from.collect([](const MatrixVariant& v) { return fmt::format(".{}", name(v.bitop)); }))));
+    fail(fmt::format(".{} applies only to {} inputs", name(ins.bitop),
+                     all_of(all.narrow([](const MatrixVariant& v) { return v.bitop != BitOp::none; })
+                                .collect([](const MatrixVariant& v) { return std::string(name(v.a)); }))));
+  }
+  return by_bitop;
+}
+
+void check_rounding(const Candidates& from, const Candidates& all, const MatrixSelector& ins,
+                    std::optional<Rounding> rounding, const Fail& fail) {
+  if (!rounding || from.size() != 1) return;
+  const MatrixVariant& v = from.front();
+  if (v.roundings.empty())
+    fail(fmt::format("rounding .{} applies only to {} inputs", name(*rounding),
+                     all_of(all.narrow([](const MatrixVariant& x) { return !x.roundings.empty(); })
+                                .collect([](const MatrixVariant& x) { return std::string(name(x.a)); }))));
+  if (std::find(v.roundings.begin(), v.roundings.end(), *rounding) == v.roundings.end()) {
+    std::vector<std::string> legal;
+    for (Rounding r : v.roundings) legal.push_back(fmt::format(".{}", name(r)));
+    fail(fmt::format("{} take {}, not .{}", inputs_text(ins), one_of(legal), name(*rounding)));
+  }
 }
 
 }  // namespace ptxmma

@@ -1,9 +1,10 @@
-// The one legality check of the matrix families (mma, wgmma; wmma next): a decoded instruction's
+// The one legality check of the matrix families (mma, wgmma, wmma): a decoded instruction's
 // qualifiers narrowed against its family's catalogue one at a time, so that the error names the
 // first qualifier no variant has ("m16n8k16 does not take f16 A with bf16 B (with f16 A, B is
 // f16)"), then the target. A family gives the order of its qualifiers and their wording.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "isa/instruction_text.hpp"
 #include "sim/catalog/matrix_catalog.hpp"
 #include "sim/catalog/matrix_variant.hpp"
+#include "sim/numeric/rounding.hpp"
 
 namespace ptxmma {
 
@@ -55,6 +57,13 @@ const MatrixVariant& check_matrix(const MatrixInstruction& ins, std::string_view
 Candidates by_input_types(const Candidates& from, const MatrixSelector& ins, std::string_view subject, const Fail& fail);
 // .satfinite: `all` says which inputs take it.
 Candidates by_satfinite(const Candidates& from, const Candidates& all, const MatrixSelector& ins, const Fail& fail);
+// A and B layouts, (D, C) types and the b1 bit operation; `shape` names the shape in messages.
+Candidates by_layouts(const Candidates& from, const MatrixSelector& ins, std::string_view shape, const Fail& fail);
+Candidates by_accumulators(const Candidates& from, const MatrixSelector& ins, std::string_view shape, const Fail& fail);
+Candidates by_bit_operation(const Candidates& from, const Candidates& all, const MatrixSelector& ins, const Fail& fail);
+// A rounding qualifier as written, checked against the one variant left (`from`).
+void check_rounding(const Candidates& from, const Candidates& all, const MatrixSelector& ins,
+                    std::optional<Rounding> rounding, const Fail& fail);
 // "f16 inputs", "s8 x u8 inputs".
 std::string inputs_text(const MatrixSelector& ins);
 

@@ -225,52 +225,11 @@ const MatrixVariant& check_mma(const MmaInstruction& ins, std::string_view targe
                        one_of(by_bs.collect([](const V& v) { return scale_text(v.scale_vec, v.stype); })),
                        scale_text(given, ins.stype)));
     }
-    // 6. layouts
-    const Candidates by_layout =
-        by_scale.narrow([&](const V& v) { return v.alayout == ins.alayout && v.blayout == ins.blayout; });
-    if (by_layout.empty()) {
-      const auto legal = by_scale.collect([](const V& v) { return fmt::format(".{}.{}", name(v.alayout), name(v.blayout)); });
-      fail(fmt::format("{} on {} take {}{}, not .{}.{}", inputs, shape, legal.size() == 1 ? "only " : "", one_of(legal),
-                       name(ins.alayout), name(ins.blayout)));
-    }
-    // 7. C and D types
-    const Candidates by_dc = by_layout.narrow([&](const V& v) { return v.d == ins.d && v.c == ins.c; });
-    if (by_dc.empty()) {
-      if (std::all_of(by_layout.begin(), by_layout.end(), [](auto* v) { return v->c == v->d; })) {
-        const auto types = by_layout.collect([](const V& v) { return std::string(name(v.d)); });
-        if (types.size() == 1) fail(fmt::format("{} need {} C and D", inputs, types[0]));
-        fail(fmt::format("{} need C and D both {}", inputs, one_of(types)));
-      }
-      fail(fmt::format("{} on {} need (D, C) = {}; ({}, {}) is illegal", inputs, shape,
-                       one_of(by_layout.collect([](const V& v) { return fmt::format("({}, {})", name(v.d), name(v.c)); })),
-                       name(ins.d), name(ins.c)));
-    }
-    // 8. .satfinite
-    const Candidates by_sat = by_satfinite(by_dc, all, ins, fail);
-    // 9. b1 bit operation
-    const Candidates by_bitop = by_sat.narrow([&](const V& v) { return v.bitop == ins.bitop; });
-    if (by_bitop.empty()) {
-      if (ins.bitop == BitOp::none)
-        fail(fmt::format("{} need {}", inputs, one_of(by_sat.collect([](const V& v) { return fmt::format(".{}", name(v.bitop)); }))));
-      fail(fmt::format(".{} applies only to {} inputs", name(ins.bitop),
-                       all_of(all.narrow([](const V& v) { return v.bitop != BitOp::none; }).collect([](const V& v) {
-                         return std::string(name(v.a));
-                       }))));
-    }
-    // 10. rounding
-    if (ins.rounding && by_bitop.size() == 1) {
-      const V& v = by_bitop.front();
-      if (v.roundings.empty())
-        fail(fmt::format("rounding .{} applies only to {} inputs", name(*ins.rounding),
-                         all_of(all.narrow([](const V& x) { return !x.roundings.empty(); }).collect([](const V& x) {
-                           return std::string(name(x.a));
-                         }))));
-      if (std::find(v.roundings.begin(), v.roundings.end(), *ins.rounding) == v.roundings.end()) {
-        std::vector<std::string> legal;
-        for (Rounding r : v.roundings) legal.push_back(fmt::format(".{}", name(r)));
-        fail(fmt::format("{} take {}, not .{}", inputs, one_of(legal), name(*ins.rounding)));
-      }
-    }
+    // 6. layouts, 7. C and D types, 8. .satfinite, 9. b1 bit operation, 10. rounding
+    const Candidates by_layout = by_layouts(by_scale, ins, shape, fail);
+    const Candidates by_dc = by_accumulators(by_layout, ins, shape, fail);
+    const Candidates by_bitop = by_bit_operation(by_satfinite(by_dc, all, ins, fail), all, ins, fail);
+    check_rounding(by_bitop, all, ins, ins.rounding, fail);
     return by_bitop;
   });
 }

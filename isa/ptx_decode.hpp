@@ -13,4 +13,7 @@ void register_special(std::vector<OpcodeSpec>& table);
 void register_mbarrier(std::vector<OpcodeSpec>& table);  // ptx_decode_mbarrier.cpp
 void register_atomic(std::vector<OpcodeSpec>& table);    // ptx_decode_atomic.cpp: atom, red  // ptx_decode_special.cpp: ex2, rsqrt, tanh (lg2, sin, cos refused)
 
+// wmma.load / wmma.store (ptx_decode_mem.cpp), for the wmma row of ptx_decode_warp.cpp.
+void dec_wmma_transfer(Instruction& ins, const DecodeContext& cx);
+
 }  // namespace ptxmma::ptx::decode

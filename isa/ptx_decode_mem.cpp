@@ -1,4 +1,4 @@
-// Decoders of ld, st, ldmatrix, stmatrix, movmatrix and cp.async.
+// Decoders of ld, st, ldmatrix, stmatrix, movmatrix, cp.async, wmma.load and wmma.store.
 #include <fmt/format.h>
 
 #include "isa/ptx_decode.hpp"
@@ -278,6 +278,31 @@ void dec_movmatrix(Instruction& ins, const DecodeContext& cx) {
 }
 
 }  // namespace
+
+// wmma.load.<a|b|c>... {r...}, [p][, stride] and wmma.store.d... [p], {r...}[, stride]: the
+// fragment registers (f64: 64-bit, else 32-bit), the address, and the stride (.u32, elements).
+void dec_wmma_transfer(Instruction& ins, const DecodeContext& cx) {
+  WmmaTransfer x;
+  try {
+    x = parse_wmma_transfer(ins.text, cx.target);
+  } catch (const Error& e) {
+    fail(ins, e.what());
+  }
+  const bool load = x.operand != ptxmma::Operand::d;
+  count(ins, 2, 3);
+  Operand& regs = ins.ops[load ? 0 : 1];
+  const int n = x.fragment->regs;
+  const PtxType width = x.bits == 64 ? PtxType::b64 : PtxType::b32;
+  if (regs.kind != Operand::Kind::vec || static_cast<int>(regs.elems.size()) != n)
+    fail(regs.loc, fmt::format("'{}' moves {} registers {{...}}, found {}", ins.text, n,
+                               regs.kind == Operand::Kind::vec ? fmt::format("{}", regs.elems.size()) : "one operand"));
+  for (Operand& e : regs.elems) reg(cx.program, ins, e, width, "a fragment register");
+  ins.d.space = x.space.empty() ? Space::generic : x.space == "global" ? Space::global : Space::shared;
+  address(cx.program, ins, ins.ops[load ? 1 : 0], ins.d.space);
+  if (ins.ops.size() == 3) value(cx.program, ins, ins.ops[2], PtxType::u32, "the stride");
+  ins.d.wmma = std::make_shared<const WmmaTransfer>(std::move(x));
+  ins.d.sync = ins.d.aligned = true;
+}
 
 void register_memory(std::vector<OpcodeSpec>& t) {
   t.push_back({"ld", dec_ld});

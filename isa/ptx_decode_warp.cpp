@@ -1,4 +1,4 @@
-// Decoders of the warp-collective and control instructions: mma, wgmma fences, shfl, vote,
+// Decoders of the warp-collective and control instructions: mma, wmma.mma, wgmma fences, shfl, vote,
 // activemask, barriers, memory fences, bra, ret, exit, trap.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -35,7 +35,7 @@ void fragment(const Program& p, const Instruction& ins, Operand& op, int n, int 
 void dec_mma(Instruction& ins, const DecodeContext& cx) {
   MmaInstruction m;
   try {
-    m = parse_mma(ins.text, cx.target);
+    m = parse_warp_mma(ins.text, cx.target);
   } catch (const Error& e) {
     fail(ins, e.what());
   }
@@ -83,6 +83,14 @@ void dec_mma(Instruction& ins, const DecodeContext& cx) {
   }
   ins.d.mma = std::make_shared<const MmaInstruction>(std::move(m));
   ins.d.sync = ins.d.aligned = true;
+}
+
+// wmma.mma like mma; wmma.load and wmma.store are memory instructions.
+void dec_wmma(Instruction& ins, const DecodeContext& cx) {
+  if (!ins.quals.empty() && ins.quals[0] == "mma")
+    dec_mma(ins, cx);
+  else
+    dec_wmma_transfer(ins, cx);
 }
 
 // wgmma.mma_async[.sp] d, a-desc | {a0..a3}, b-desc[, sp-meta, sp-sel], scale-d, imm...: the variant from the catalogue
@@ -397,6 +405,7 @@ void dec_exit(Instruction& ins, const DecodeContext&) {
 
 void register_warp(std::vector<OpcodeSpec>& t) {
   t.push_back({"mma", dec_mma});
+  t.push_back({"wmma", dec_wmma});
   t.push_back({"wgmma", dec_wgmma});
   t.push_back({"shfl", dec_shfl});
   t.push_back({"vote", dec_vote});

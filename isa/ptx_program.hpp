@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "isa/wgmma_instruction.hpp"
 #include "isa/ptx_lexer.hpp"
 #include "isa/ptx_types.hpp"
@@ -119,7 +119,8 @@ struct Decoded {
   AsyncUnit unit = AsyncUnit::none;
   AsyncStep step = AsyncStep::none;
   int groups = 0;                 // AsyncStep::wait: the most recent groups that may stay pending
-  std::shared_ptr<const MmaInstruction> mma;  // mma: the validated variant
+  std::shared_ptr<const MmaInstruction> mma;  // mma, wmma.mma: the validated variant
+  std::shared_ptr<const WmmaTransfer> wmma;   // wmma.load, wmma.store: the fragment moved
   std::shared_ptr<const WgmmaCall> wgmma;     // wgmma.mma_async
   // add/sub that ptxas fuses with the multiply of one of its operands (isa/contraction.hpp).
   std::shared_ptr<const Contraction> contraction;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "sim/exec/mma.hpp"
 #include "sim/layout/fragment_layout.hpp"
 #include "sim/numeric/type.hpp"

@@ -31,7 +31,7 @@ const PreparedMma& prepare_mma(const std::string& instr, const std::string& arch
   static std::map<std::string, std::unique_ptr<PreparedMma>> cache;  // the GIL serializes callers
   const std::string key = instr + '\n' + arch;
   if (auto it = cache.find(key); it != cache.end()) return *it->second;
-  MmaInstruction ins = parse_mma(instr, arch);
+  MmaInstruction ins = parse_warp_mma(instr, arch);
   const MatrixVariant& v = *ins.variant;
   const Model& model = models_for(arch).select(v.family, v.a, v.d);
   const MmaOptions o{ins.rounding.value_or(Rounding::rn), ins.satfinite};

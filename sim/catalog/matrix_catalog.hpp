@@ -1,4 +1,4 @@
-// The catalogue of one matrix family (mma, wgmma; wmma next): configs/<family>/variants.yaml
+// The catalogue of one matrix family (mma, wgmma, wmma): configs/<family>/variants.yaml
 // expanded against the family's register layouts (configs/<family>/layouts.yaml) and the sparse
 // metadata classes (configs/mma/sparse.yaml). One loader reads every family's rows: the keys all
 // families share are read here, and the family's hooks (CatalogFamily) read its own keys and

@@ -1,4 +1,4 @@
-// One legal variant of a matrix instruction (mma.sync, wgmma.mma_async; wmma next), as its
+// One legal variant of a matrix instruction (mma.sync, wgmma.mma_async, wmma.mma), as its
 // family's catalogue (configs/<family>/variants.yaml) describes it: the selector, the operands'
 // types, where each operand comes from and, for those in registers, its fragment layout; the
 // machine path that keys the rounding model; the targets and PTX version; and the options of the
@@ -94,6 +94,10 @@ struct MatrixVariant : MatrixSelector {
   std::string ptx_version;  // e.g. "7.0"
 
   std::vector<Rounding> roundings;    // allowed rounding qualifiers, the default first; empty: none
+  // Where C and D differ in type, the type the machine path accumulates in: C converted into it
+  // exactly, D rounded to nearest even from it (wmma's mixed f16 forms on sm_90: an f32 HMMA,
+  // then a conversion; docs/hardware/wmma-sm90.md).
+  std::optional<Type> accumulate;
   bool scale_vec_is_default = false;  // an instruction that omits .scale_vec gets this variant
   // Operands of wgmma beside the registers: imm-scale-a/b (negate A or B), imm-trans-a/b (read A
   // M-major, B N-major from shared memory).

@@ -7,9 +7,9 @@
 
 #include "sim/error.hpp"
 #include "sim/exec/sparse_rows.hpp"
-
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/numeric/rounding.hpp"
 
 namespace ptxmma {
 
@@ -94,12 +94,13 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
   DotRequest r;
   r.a = v_.a;
   r.b = v_.b;
-  r.c = v_.c;
-  r.d = v_.d;
+  r.c = v_.accumulate.value_or(v_.c);
+  r.d = v_.accumulate.value_or(v_.d);
   r.a_codes = a_codes;
   r.b_codes = b_codes;
   r.k = k;
   r.c_code = element(Operand::c, c, problem, row, col);
+  if (v_.accumulate && *v_.accumulate != v_.c) r.c_code = convert(v_.c, r.c_code, *v_.accumulate, ConvertFlags{});
   r.rounding = o_.rounding;
   r.satfinite = o_.satfinite;
   r.bitop = v_.bitop;
@@ -111,8 +112,16 @@ namespace {
 // Sparse variants run one A row at a time: K/2 stored elements against the B rows they pick.
 TileSpec tile_spec(const MatrixVariant& v, MmaOptions o) {
   const bool sparse = v.sparse != Sparsity::dense;
-  return TileSpec{v.a,         v.b,        v.c,         v.d,   sparse ? 1 : v.shape.m, v.shape.n,
-                  sparse ? v.shape.k / 2 : v.shape.k, o.rounding, o.satfinite, v.bitop};
+  return TileSpec{v.a,
+                  v.b,
+                  v.accumulate.value_or(v.c),
+                  v.accumulate.value_or(v.d),
+                  sparse ? 1 : v.shape.m,
+                  v.shape.n,
+                  sparse ? v.shape.k / 2 : v.shape.k,
+                  o.rounding,
+                  o.satfinite,
+                  v.bitop};
 }
 
 }  // namespace
@@ -264,6 +273,8 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
   } else {
     gather(c_src_, v_.c, c, c_codes_);
   }
+  if (v_.accumulate && *v_.accumulate != v_.c)  // C widened exactly (an f16 subnormal becomes a normal f32)
+    for (std::uint64_t& code : c_codes_) code = convert(v_.c, code, *v_.accumulate, ConvertFlags{});
   const Shape s = v_.shape;
   const auto a_step = a_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
   const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
@@ -294,6 +305,8 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   } else {
     run_products(a, b, c, e);
   }
+  if (v_.accumulate && *v_.accumulate != v_.d)
+    for (std::uint64_t& code : d_codes_) code = narrow_accumulator(code);
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
   const std::uint32_t mask = bits >= 32 ? ~0U : (1U << bits) - 1;
@@ -338,7 +351,16 @@ std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, 
     return scaled_element(e, s, row, col, &trace);
   }
   std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
-  return dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);
+  const std::uint64_t d = dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);
+  if (!v_.accumulate || *v_.accumulate == v_.d) return d;
+  const std::uint64_t narrowed = narrow_accumulator(d);
+  trace.lines.push_back(fmt::format("D rounded from {} {:#x} to {} {:#x} (to nearest even)", name(*v_.accumulate), d,
+                                    name(v_.d), narrowed));
+  return narrowed;
+}
+
+std::uint64_t MmaExecutor::narrow_accumulator(std::uint64_t code) const {
+  return convert(*v_.accumulate, code, v_.d, ConvertFlags{Rounding::rn});
 }
 
 namespace {

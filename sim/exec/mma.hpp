@@ -96,6 +96,8 @@ class MmaExecutor {
   void gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e, ScaleInput s) const;
   std::uint64_t scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const;
   void run_sparse(SparseInput e) const;
+  // A D code of the variant's accumulate type rounded to D's type (MatrixVariant::accumulate).
+  [[nodiscard]] std::uint64_t narrow_accumulator(std::uint64_t code) const;
   const MatrixVariant& v_;
   const Model& m_;
   MmaOptions o_;

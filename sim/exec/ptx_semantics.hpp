@@ -84,6 +84,8 @@ void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmm
 void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, rsqrt, tanh, lg2 (.approx)
 void register_mbarrier(std::vector<SemanticSpec>& t); // sem_mbarrier.cpp: mbarrier.*
 void register_atomic(std::vector<SemanticSpec>& t);   // sem_atomic.cpp: atom, red
+// wmma.load / wmma.store (sem_memory.cpp), for the wmma row of sem_warp.cpp.
+void wmma_transfer(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 // cp.async.mbarrier.arrive (sem_mbarrier.cpp), for cp's semantic function (sem_memory.cpp).
 void cp_async_mbarrier_arrive(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 

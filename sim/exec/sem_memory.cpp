@@ -1,4 +1,4 @@
-// ld, st (scalar, .v2, .v4; shared, global, param, const, generic) and the warp-collective
+// ld, st (scalar, .v2, .v4; shared, global, param, const, generic), wmma.load/store and the warp-collective
 // matrix moves ldmatrix, stmatrix, movmatrix (.m8n8 .b16, .x1/.x2/.x4, .trans).
 //
 // ldmatrix .m8n8.b16: matrix i (i < .x count) takes its 8 row addresses from lanes 8i..8i+7;
@@ -242,6 +242,79 @@ void cp_async(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     }
     copies.issue(c);
   });
+}
+
+// wmma.load / wmma.store: one matrix for the warp, at an address and stride all lanes give alike.
+// Element (i, j) is at element offset i * stride + j (.row) or j * stride + i (.col); each lane
+// moves the elements of its fragment slots (configs/wmma/layouts.yaml), a load filling every
+// copy. The PTX ISA asks the address and every row start to be aligned to the fragment's size;
+// the H200 ran rows aligned to 16 bytes only (docs/hardware/wmma-sm90.md), so a shortfall is a
+// warning; an element that is not aligned to its own size is an error.
+void wmma_transfer(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  const WmmaTransfer& w = *ins.d.wmma;
+  const bool load = w.operand != ptxmma::Operand::d;
+  const Operand& addr_op = ins.ops[load ? 1 : 0];
+  const Operand& regs = ins.ops[load ? 0 : 1];
+  const FragmentLayout& f = *w.fragment;
+  const std::uint64_t p = x.address(addr_op, 0);
+  const std::uint64_t stride = ins.ops.size() == 3 ? x.read(ins.ops[2], 0) & 0xffffffffU
+                                                   : static_cast<std::uint64_t>(w.default_stride());
+  for (int lane = 1; lane < Machine::kLanes; ++lane) {
+    if (x.address(addr_op, lane) != p)
+      throw Error(fmt::format("lane {} gives the address {:#x}, lane 0 {:#x}: '{}' takes one matrix address for the warp",
+                              lane, x.address(addr_op, lane), p, ins.text));
+    if (ins.ops.size() == 3 && (x.read(ins.ops[2], lane) & 0xffffffffU) != stride)
+      throw Error(fmt::format("lane {} gives the stride {}, lane 0 {}: '{}' takes one stride for the warp", lane,
+                              x.read(ins.ops[2], lane) & 0xffffffffU, stride, ins.text));
+  }
+  const int lead = w.default_stride();
+  if (stride < static_cast<std::uint64_t>(lead))
+    throw Error(fmt::format("'{}': the stride {} is less than the {} elements of a {}, which would overlap", ins.text,
+                            stride, lead, w.layout == MatrixLayout::row ? "row" : "column"));
+  const std::uint64_t stride_bits = stride * static_cast<std::uint64_t>(w.bits);
+  const std::uint64_t unit = w.bits < 8 ? 1 : static_cast<std::uint64_t>(w.bits / 8);
+  if (p % unit != 0 || stride_bits % 8 != 0 || stride_bits / 8 % unit != 0)
+    throw Error(fmt::format("'{}': the address {:#x} with a stride of {} elements puts a {} start off the {}-byte "
+                            "alignment of its .{} elements",
+                            ins.text, p, stride, w.layout == MatrixLayout::row ? "row" : "column", unit, name(w.type)));
+  const auto need = static_cast<std::uint64_t>(w.fragment_bytes());
+  if (p % need != 0 || stride_bits / 8 % need != 0)
+    x.m.diagnose(ins, fmt::format("'{}': the PTX ISA wants the address ({:#x}) and the stride ({} bytes) to be multiples "
+                                  "of the fragment's {} bytes",
+                                  ins.text, p, stride_bits / 8, need));
+  const int e_bits = w.bits == 64 ? 64 : w.bits;
+  for (int lane = 0; lane < Machine::kLanes; ++lane)
+    for (int r = 0; r < f.regs; ++r) {
+      const Operand& reg = regs.elems[static_cast<std::size_t>(r)];
+      std::uint64_t word = load ? 0 : x.read(reg, lane);
+      for (int e = 0; e < f.elems_per_reg; ++e) {
+        const FragmentCoord& c = f.coord(lane, r, e);
+        const std::uint64_t bit = (p * 8) + w.offset(c.row, c.col, stride) * static_cast<std::uint64_t>(e_bits);
+        const std::uint64_t bytes = e_bits < 8 ? 1 : static_cast<std::uint64_t>(e_bits / 8);
+        auto [mem, a] = resolve(x, ins.d.space, bit / 8, lane, bytes);
+        if (mem == &x.cta.shared) x.shared_access(ins, lane, a, bytes, !load);
+        const int shift = e_bits * e;
+        try {
+          if (e_bits >= 8) {
+            if (load) word |= mem->load(a, static_cast<int>(bytes)) << shift;
+            else mem->store(a, static_cast<int>(bytes), (word >> shift) & mask_of(e_bits));
+          } else {
+            const int in_byte = static_cast<int>(bit % 8);
+            const std::uint64_t byte = mem->load(a, 1);
+            if (load) {
+              word |= ((byte >> in_byte) & mask_of(e_bits)) << shift;
+            } else {
+              const std::uint64_t m = mask_of(e_bits) << in_byte;
+              mem->store(a, 1, (byte & ~m) | ((((word >> shift) & mask_of(e_bits)) << in_byte) & m));
+            }
+          }
+        } catch (const Error& ex) {
+          throw Error(fmt::format("lane {}: {}", lane, ex.what()));
+        }
+      }
+      if (load) x.write(reg, lane, word);
+    }
 }
 
 void register_memory(std::vector<SemanticSpec>& t) {

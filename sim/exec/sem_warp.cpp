@@ -1,4 +1,4 @@
-// Warp-collective and synchronisation instructions: mma (through execute_mma), wgmma's fence,
+// Warp-collective and synchronisation instructions: mma and wmma.mma (through execute_mma), wgmma's fence,
 // commit_group and wait_group (the checks of one warp; the Machine tracks the groups and runs
 // wgmma.mma_async on the warpgroup), shfl.sync, vote.sync, activemask, bar/barrier (the checks of
 // one warp; the Machine makes the warps wait), fence/membar (no-ops: warps run one at a time
@@ -59,6 +59,15 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   execute_mma(w, *x.mma, regs);
   for (const Operand& e : ins.ops[0].elems)
     for (int lane = 0; lane < 32; ++lane) x.cta.regs.set(x.base + lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
+}
+
+// wmma.mma runs as mma does (its variant's fragments, the mma executor); wmma.load and .store
+// move fragments (sem_memory.cpp).
+void wmma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (ins.d.wmma)
+    wmma_transfer(x, ins, lanes);
+  else
+    mma(x, ins, lanes);
 }
 
 void wgmma(Exec&, const Instruction& ins, std::uint32_t lanes) {
@@ -219,6 +228,7 @@ void elect(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 
 void register_warp(std::vector<SemanticSpec>& t) {
   t.push_back({"mma", mma});
+  t.push_back({"wmma", wmma});
   t.push_back({"wgmma", wgmma});
   t.push_back({"shfl", shfl});
   t.push_back({"vote", vote});

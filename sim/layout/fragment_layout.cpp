@@ -11,11 +11,11 @@ void FragmentLayout::index() {
   if (to_coord_.size() != cells)
     throw Error(fmt::format("layout {}: {} lanes x {} registers x {} elements = {} slots, but the matrix has {} "
                             "cells ({} problem(s) of {}x{})",
-                            name, lanes, regs, elems_per_reg, to_coord_.size(), cells, problems, rows, cols));
+                            name, lanes, distinct(), elems_per_reg, to_coord_.size(), cells, problems, rows, cols));
   constexpr FragmentSlot kHole{-1, -1, -1};
   to_slot_.assign(cells, kHole);
   for (int lane = 0; lane < lanes; ++lane)
-    for (int r = 0; r < regs; ++r)
+    for (int r = 0; r < distinct(); ++r)
       for (int e = 0; e < elems_per_reg; ++e) {
         const FragmentCoord& c = coord(lane, r, e);
         if (c.problem < 0 || c.problem >= problems || c.row < 0 || c.row >= rows || c.col < 0 || c.col >= cols)

@@ -24,23 +24,28 @@ class FragmentLayout {
   int lanes = 32;       // 32 (warp) or 128 (warpgroup)
   int problems = 1;
   int rows = 0, cols = 0;
-  int regs = 0;         // registers per lane
+  int regs = 0;         // registers per lane, copies included
   int elems_per_reg = 1;
+  // The registers hold the fragment `copies` times: register r + k * distinct() repeats register r
+  // (wmma's f16 A and B on sm_90, docs/hardware/wmma-sm90.md). Reads take the first copy.
+  int copies = 1;
 
+  [[nodiscard]] int distinct() const { return regs / copies; }
   [[nodiscard]] const FragmentCoord& coord(int lane, int reg, int elem) const {
-    return to_coord_[static_cast<std::size_t>((lane * regs + reg) * elems_per_reg + elem)];
+    return to_coord_[static_cast<std::size_t>((lane * distinct() + reg % distinct()) * elems_per_reg + elem)];
   }
   [[nodiscard]] const FragmentSlot& slot(int problem, int row, int col) const {
     return to_slot_[static_cast<std::size_t>((problem * rows + row) * cols + col)];
   }
 
-  // Fills both tables from a function of (lane, reg, elem); throws ptxmma::Error naming the
-  // layout and the first clash or hole when the map is not a bijection onto problems x rows x cols.
+  // Fills both tables from a function of (lane, reg, elem) over the first copy's registers; throws
+  // ptxmma::Error naming the layout and the first clash or hole when the map is not a bijection
+  // onto problems x rows x cols.
   template <class F>
   void build(F&& coord_of) {
     to_coord_.clear();
     for (int lane = 0; lane < lanes; ++lane)
-      for (int r = 0; r < regs; ++r)
+      for (int r = 0; r < distinct(); ++r)
         for (int e = 0; e < elems_per_reg; ++e) to_coord_.push_back(coord_of(lane, r, e));
     index();
   }

@@ -23,6 +23,7 @@ struct LayoutTemplate {
   std::string name;
   bool is_template = false;  // "{N}" in the name
   Dim lanes, problems, rows, cols, regs, elems;
+  int copies = 1;  // `copies`: the registers repeat the fragment (FragmentLayout::copies)
   Expr row, col, problem;
   bool problem_given = false;
   LayoutFormula formula;
@@ -37,8 +38,8 @@ constexpr std::array<std::string_view, kVarCount> kVariables = {"lane", "g", "t"
 // Dimensions of a template ({N} in its name) may be expressions of N.
 constexpr std::array<std::string_view, 1> kDimVariables = {"N"};
 
-constexpr std::array<std::string_view, 9> kKeys = {"rows", "cols", "regs", "elems", "row",
-                                                   "col",  "problems", "problem", "lanes"};
+constexpr std::array<std::string_view, 10> kKeys = {"rows", "cols",     "regs",    "elems", "row",
+                                                    "col",  "problems", "problem", "lanes", "copies"};
 
 LayoutLibrary::Entry build(const LayoutTemplate& t, int n);
 
@@ -142,7 +143,9 @@ class Loader {
       for (std::string_view want : kKeys) known = known || want == k;
       if (!known)
         fail(kv.first, name,
-             fmt::format("unknown key '{}' (known: rows, cols, regs, elems, row, col, problems, problem, lanes)", k));
+             fmt::format("unknown key '{}' (known: rows, cols, regs, elems, row, col, problems, problem, lanes, "
+                         "copies)",
+                         k));
     }
     LayoutTemplate t;
     t.name = name;
@@ -163,6 +166,7 @@ class Loader {
       t.regs = fixed("regs", integer(m, name, "regs", std::nullopt, 1, 256));
       t.elems = fixed("elems", integer(m, name, "elems", std::nullopt, 1, 32));
     }
+    t.copies = integer(m, name, "copies", 1, 1, 8);
     auto [row_text, row] = expression(m, name, "row", nullptr);
     auto [col_text, col] = expression(m, name, "col", nullptr);
     auto [problem_text, problem] = expression(m, name, "problem", "0");
@@ -210,6 +214,9 @@ LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
   l.cols = dim(t.cols);
   l.regs = dim(t.regs);
   l.elems_per_reg = dim(t.elems);
+  l.copies = t.copies;
+  if (l.regs % l.copies != 0)
+    throw Error(fmt::format("layout {}: {} registers do not hold {} whole copies", label, l.regs, l.copies));
   if (l.problems > 1 && !t.problem_given)
     throw Error(fmt::format("layout {}: 'problems' is {}, so 'problem' must say which problem each element belongs to",
                             label, l.problems));

@@ -26,13 +26,17 @@ std::uint64_t RegisterCodec::raw(std::span<const std::uint32_t> words, int row, 
 
 void RegisterCodec::set_raw(std::span<std::uint32_t> words, int row, int col, std::uint64_t raw) const {
   const Place p = place(row / l_->rows, row % l_->rows, col);
-  if (bits_ == 64) {
-    words[p.word] = static_cast<std::uint32_t>(raw);
-    words[p.word + 1] = static_cast<std::uint32_t>(raw >> 32);
-    return;
-  }
+  const std::uint32_t copy_words = bits_ == 64 ? 2 * l_->distinct() : l_->distinct();
   const auto mask = static_cast<std::uint32_t>(mask_of(bits_));
-  words[p.word] = (words[p.word] & ~(mask << p.shift)) | ((static_cast<std::uint32_t>(raw) & mask) << p.shift);
+  for (int k = 0; k < l_->copies; ++k) {  // every copy holds the element
+    const std::uint32_t w = p.word + static_cast<std::uint32_t>(k) * copy_words;
+    if (bits_ == 64) {
+      words[w] = static_cast<std::uint32_t>(raw);
+      words[w + 1] = static_cast<std::uint32_t>(raw >> 32);
+    } else {
+      words[w] = (words[w] & ~(mask << p.shift)) | ((static_cast<std::uint32_t>(raw) & mask) << p.shift);
+    }
+  }
 }
 
 std::uint64_t RegisterCodec::element_of(std::uint64_t reg, const Place& p) const {

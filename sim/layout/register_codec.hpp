@@ -17,7 +17,8 @@ namespace ptxmma {
 class RegisterCodec {
  public:
   // Where one element sits: its thread and register, the 32-bit word of the thread-major words
-  // (a 64-bit element: its low word) and its bit offset in that word.
+  // (a 64-bit element: its low word) and its bit offset in that word; of a layout with copies,
+  // the first (set_raw and scatter write them all).
   struct Place {
     int thread = 0, reg = 0;
     std::uint32_t word = 0, shift = 0;

@@ -48,6 +48,9 @@ TEST(GoldenReplay, H100SparseCorners) { expect_clean_replay("mma-sp-sm90-corners
 // B's rows that the metadata does not select are not read: +Inf there leaves D finite.
 TEST(GoldenReplay, H100SparseUnselectedBRows) { expect_clean_replay("probes-sp-sm90", 1); }
 
+// wmma.mma, every variant sm_90 assembles (tools/capture/mma_capture --wmma; docs/hardware/wmma-sm90.md).
+TEST(GoldenReplay, H200WmmaCases) { expect_clean_replay("wmma-sm90", 138); }
+
 // Parallel replay reports exactly what a single thread reports.
 TEST(GoldenReplay, SameReportForAnyNumberOfJobs) {
   const GoldenSet set = read_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sm90-adversarial");

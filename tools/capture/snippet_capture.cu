@@ -10,7 +10,8 @@
 // --grid: the CTAs of the launch (default 1); the vector's state declares the same grid (`nctaid`),
 // and ptxmma runs every CTA of it.
 // --params: the kernel's parameters in order, comma-separated (default `in,out`): `in` and `out`
-// (the buffers' addresses), `null` (a 64-bit 0, e.g. Triton's unused scratch pointers), `u32:V`,
+// (the buffers' addresses), `in+B` (the address B bytes into the input buffer, for kernels that
+// take several input matrices), `null` (a 64-bit 0, e.g. Triton's unused scratch pointers), `u32:V`,
 // `u64:V` (a value).
 // --dynamic-shared: bytes of dynamic shared memory (`.extern .shared` arrays) for the launch and the
 // vector's state.
@@ -175,7 +176,7 @@ void write_words(std::ostream& o, const char* indent, std::uint64_t address, con
 // One kernel parameter: its bits and width, and how the YAML state spells it.
 struct Param {
   enum Kind { in, out, value } kind = value;
-  std::uint64_t bits = 0;
+  std::uint64_t bits = 0;  // in: the byte offset into the input buffer
   bool wide = true;  // 8 bytes, else 4
 };
 
@@ -185,11 +186,12 @@ std::vector<Param> parse_params(const std::string& list) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item == "in") out.push_back({Param::in});
+    else if (item.rfind("in+", 0) == 0) out.push_back({Param::in, std::stoull(item.substr(3), nullptr, 0), true});
     else if (item == "out") out.push_back({Param::out});
     else if (item == "null") out.push_back({Param::value, 0, true});
     else if (item.rfind("u32:", 0) == 0) out.push_back({Param::value, std::stoull(item.substr(4), nullptr, 0), false});
     else if (item.rfind("u64:", 0) == 0) out.push_back({Param::value, std::stoull(item.substr(4), nullptr, 0), true});
-    else throw Fatal("--params: unknown item '" + item + "' (in, out, null, u32:V, u64:V)");
+    else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V)");
   }
   if (out.empty()) throw Fatal("--params: empty list");
   return out;
@@ -272,7 +274,7 @@ int main(int argc, char** argv) try {
   std::string yaml_params;
   for (const Param& p : params) {
     char buf[32];
-    const std::uint64_t shown = p.kind == Param::in ? kInAddress : p.kind == Param::out ? kOutAddress : p.bits;
+    const std::uint64_t shown = p.kind == Param::in ? kInAddress + p.bits : p.kind == Param::out ? kOutAddress : p.bits;
     std::snprintf(buf, sizeof buf, "%s%#llx", yaml_params.empty() ? "" : ", ", static_cast<unsigned long long>(shown));
     yaml_params += buf;
   }
@@ -304,7 +306,7 @@ int main(int argc, char** argv) try {
     std::vector<std::uint64_t> slots(params.size());
     std::vector<void*> args(params.size());
     for (std::size_t i = 0; i < params.size(); ++i) {
-      slots[i] = params[i].kind == Param::in ? din : params[i].kind == Param::out ? dout : params[i].bits;
+      slots[i] = params[i].kind == Param::in ? din + params[i].bits : params[i].kind == Param::out ? dout : params[i].bits;
       if (!params[i].wide && slots[i] > 0xffffffffULL) throw Fatal("--params: a u32 value does not fit 32 bits");
       args[i] = &slots[i];  // little-endian: a u32 parameter reads the slot's low 4 bytes
     }

@@ -40,3 +40,23 @@ for k in kernels/triton-rows/softmax kernels/triton-rows/layernorm; do
   run ${k}_sm80 ${k##*/} 128 --grid 8 --params in,out,u32:96,null,null --dynamic-shared 16 \
     --in f32:768 --out-words 768
 done
+# The CUDA samples' wmma GEMMs (tools/kernels/cuda_samples.sh), 128 x 128 x 128, alpha 1.1 and beta
+# 1.2 (f16; as f32 bits) or 3 and 2 (u8): A, B and C one after the other in the input.
+# compute_gemm: 8 warps a CTA over 128 x 128 block tiles (one here; the second CTA of the grid finds
+# none), 64 KiB of dynamic shared memory; simple_wmma_gemm: a warp per 16 x 16 tile of D.
+for t in sm80 sm90a; do
+  k=kernels/cuda-samples/tensorcore_gemm_$t
+  run $k _Z12compute_gemmPK6__halfS1_PKfPfff 256 --grid 2 --cases 1 --dynamic-shared 65536 \
+    --params in,in+32768,in+65536,out,u32:0x3f8ccccd,u32:0x3f99999a --in f16s:16384,f16s:16384,f32:16384 \
+    --out-words 16384 --yaml "$out/${k}_compute.test.yaml"
+  run $k _Z16simple_wmma_gemmP6__halfS0_PfS1_iiiff 128 --grid 2,8 --cases 1 \
+    --params in,in+32768,in+65536,out,u32:128,u32:128,u32:128,u32:0x3f8ccccd,u32:0x3f99999a \
+    --in f16s:16384,f16s:16384,f32:16384 --out-words 16384 --yaml "$out/${k}_simple.test.yaml"
+  k=kernels/cuda-samples/imma_gemm_$t
+  run $k _Z17compute_gemm_immaPKhS0_PKiPiii 256 --grid 2 --cases 1 --dynamic-shared 65536 \
+    --params in,in+16384,in+32768,out,u32:3,u32:2 --in u32:4096,u32:4096,u32:16384 \
+    --out-words 16384 --yaml "$out/${k}_compute.test.yaml"
+  run $k _Z21simple_wmma_gemm_immaPKhS0_PKiPiiiiii 128 --grid 2,8 --cases 1 \
+    --params in,in+16384,in+32768,out,u32:128,u32:128,u32:128,u32:3,u32:2 \
+    --in u32:4096,u32:4096,u32:16384 --out-words 16384 --yaml "$out/${k}_simple.test.yaml"
+done

@@ -20,7 +20,7 @@ void add_bench_command(CLI::App& app) {
     std::string json, arch = "sm_90a";
   };
   auto opts = std::make_shared<Opts>();
-  cmd->add_option("VARIANT", opts->variants, "mma or wgmma instructions to measure (default: one per family)");
+  cmd->add_option("VARIANT", opts->variants, "mma, wmma or wgmma instructions to measure (default: one per family)");
   cmd->add_option("--seconds", opts->seconds, "time per variant (default 1)")->check(CLI::Range(0.01, 3600.0));
   cmd->add_option("-j,--jobs", opts->jobs, "threads, each with its own inputs (default 1)")->check(CLI::Range(1, 256));
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
@@ -39,6 +39,7 @@ void add_bench_command(CLI::App& app) {
                   "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc",
                   "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64",
                   "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+                  "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32",
                   "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"};
     nlohmann::json out = nlohmann::json::array();
     // per CPU second: the threads' own CPU time, so that other processes on the machine do not

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "tools/ptxmma/commands.hpp"
@@ -47,7 +47,7 @@ void add_explain_command(CLI::App& app) {
     if (!gv)
       throw Error(fmt::format("--selector: '{}' has no entry with selector {} (it has {})", opts->ptx, *opts->selector,
                               selectors));
-    const MmaInstruction ins = parse_mma(gv->ptx, opts->arch);
+    const MmaInstruction ins = parse_warp_mma(gv->ptx, opts->arch);
     const MatrixVariant& v = *ins.variant;
     const FragmentLayout& ld = *v.ld;
     if (opts->case_index < 0 || opts->case_index >= gv->cases)

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "sim/catalog/mma_family.hpp"
+#include "sim/catalog/wmma_family.hpp"
 #include "sim/error.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/layout_print.hpp"
@@ -58,8 +59,8 @@ void add_layout_command(CLI::App& app) {
     }
     if (opts->wgmma.given())
       throw Error("--desc-a, --desc-b, --trans-a, --trans-b and --address apply to wgmma instructions only");
-    const MatrixCatalog& catalog = mma_catalog();
-    const MmaInstruction ins = parse_mma(opts->ptx, opts->arch, catalog);
+    const MmaInstruction ins = parse_warp_mma(opts->ptx, opts->arch);
+    const MatrixCatalog& catalog = ins.text.starts_with("wmma") ? wmma_catalog() : mma_catalog();
     const MatrixVariant& v = *ins.variant;
     const auto wants = [&](char c) {
       return opts->operands.find(c) != std::string::npos ||

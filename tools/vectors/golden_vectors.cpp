@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "isa/wgmma_instruction.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/wgmma.hpp"
@@ -305,7 +305,7 @@ GoldenVectors golden_to_vectors(const std::vector<GoldenRecords>& records, const
     for (const GoldenVariant& gv : s.variants) {
       if (!selected(r.entries, gv.index)) continue;
       check_selection(r.cases, gv.cases, fmt::format("{}: entry {}: case", r.dir, gv.index));
-      const MatrixVariant& v = *parse_mma(gv.ptx, target).variant;
+      const MatrixVariant& v = *parse_warp_mma(gv.ptx, target).variant;
       const std::vector<GoldenCase> cases = read_golden_cases(gv);
       for (int ci = 0; ci < gv.cases; ++ci)
         if (selected(r.cases, ci))

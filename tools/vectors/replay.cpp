@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "sim/catalog/mma_family.hpp"
+#include "sim/catalog/wmma_family.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "tools/vectors/output_file.hpp"
@@ -52,8 +53,8 @@ VariantReplay replay_variant(const GoldenSet& set, const GoldenVariant& gv, cons
   const MatrixVariant* v = nullptr;
   MmaOptions opts;
   try {
-    const MmaInstruction ins = parse_mma(gv.ptx, arch);
-    v = ins.variant;  // parse_mma found and checked it
+    const MmaInstruction ins = parse_warp_mma(gv.ptx, arch);
+    v = ins.variant;  // parse_warp_mma found and checked it
     opts = MmaOptions{ins.rounding.value_or(Rounding::rn), ins.satfinite};
   } catch (const Error& e) {
     r.supported = false;
@@ -118,6 +119,7 @@ ReplayReport replay(const GoldenSet& set, const std::string& arch, int jobs) {
   ReplayReport r{set.set, set.device, set.sm, arch, {}, 0, 0};
   // Broken configuration is fatal, not a per-variant failure.
   mma_catalog();
+  wmma_catalog();
   models_for(arch);
   r.variants.resize(set.variants.size());
   parallel_for(set.variants.size(), jobs,

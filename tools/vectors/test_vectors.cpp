@@ -13,7 +13,7 @@
 #include <tuple>
 #include <utility>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "isa/ptx_parser.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
@@ -189,7 +189,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     for (const std::string_view k : kWgmmaCaseKeys)
       if (n[std::string(k)]) f.fail(n[std::string(k)], fmt::format("'{}' belongs to wgmma instruction cases", k));
     try {
-      c->ins = parse_mma(text, c->target);
+      c->ins = parse_warp_mma(text, c->target);
     } catch (const Error& e) {
       f.fail(n["instruction"], e.what());
     }

@@ -7,7 +7,7 @@
 #include <memory>
 #include <thread>
 
-#include "isa/mma_instruction.hpp"
+#include "isa/wmma_instruction.hpp"
 #include "isa/wgmma_instruction.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/numeric/packing.hpp"
@@ -31,7 +31,7 @@ double thread_cpu_seconds() {
 }
 
 Execution prepare_mma(const std::string& ptx, const std::string& arch, std::mt19937_64& rng, long& mnk) {
-  const MmaInstruction ins = parse_mma(ptx, arch);
+  const MmaInstruction ins = parse_warp_mma(ptx, arch);
   const MatrixVariant& v = *ins.variant;
   const Model& model = models_for(arch).select(v.family, v.a, v.d);
   struct State {
