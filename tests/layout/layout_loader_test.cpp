@@ -175,7 +175,7 @@ TEST(LayoutLibrary, ErrorsNameFileLineAndLayout) {
   EXPECT_EQ(load_error(head + "    row: \"g\"\n"), "test.yaml:3:5: layout bad: missing key 'col'");
   EXPECT_EQ(load_error(head + "    row: \"g\"\n    col: \"2*t + i\"\n    colour: 1\n"),
             "test.yaml:9:5: layout bad: unknown key 'colour' (known: rows, cols, regs, elems, row, col, problems, "
-            "problem, lanes)");
+            "problem, lanes, copies)");
   EXPECT_EQ(load_error(head + "    row: \"g / (t - t)\"\n    col: \"2*t + i\"\n"),
             "test.yaml:2:3: layout bad: row: expression \"g / (t - t)\": division by zero at lane 0 register 0 "
             "element 0");

@@ -26,16 +26,20 @@ std::string transpose(int ls, int ss) {
                      ls, ss);
 }
 
+// Global 0x1000 as the matrix (rows of `ls`), 0x8000 as 0xffffffff words.
+void fill(Ran& x, int ls) {
+  for (int w = 0; w < 16 * 17; ++w) x.machine->global().store(0x8000 + 4 * w, 4, 0xffffffffU);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < ls; ++j) x.machine->global().store(0x1000 + 4 * (i * ls + j), 4, static_cast<std::uint64_t>(i * 100 + j));
+}
+
 TEST(Wmma, LoadRowStoreColumnTransposes) {
-  const Ran r = run_ptx(transpose(20, 17), [](Ran& x) {
-    for (int i = 0; i < 16; ++i)
-      for (int j = 0; j < 16; ++j) x.machine->global().store(0x1000 + 4 * (i * 20 + j), 4, static_cast<std::uint64_t>(i * 100 + j));
-  });
+  const Ran r = run_ptx(transpose(20, 17), [](Ran& x) { fill(x, 20); });
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 16; ++j)
       ASSERT_EQ(r.machine->global().load(0x8000 + 4 * (j * 17 + i), 4), static_cast<std::uint64_t>(i * 100 + j)) << i << "," << j;
   // Words between the columns (stride 17 > 16) are not written.
-  EXPECT_EQ(r.machine->global().load(0x8000 + 4 * 16, 4), 0U);
+  EXPECT_EQ(r.machine->global().load(0x8000 + 4 * 16, 4), 0xffffffffU);
 }
 
 // f16 A of m16n16k16 fills both copies; s4 A packs eight elements a word from nibbles of memory.
@@ -104,7 +108,7 @@ TEST(Wmma, BadOperandsAreLocatedErrors) {
 
 // The PTX ISA's alignment (the fragment's 32 bytes) is a warning: the H200 ran 16-byte rows.
 TEST(Wmma, StrideOffTheFragmentSizeIsAWarning) {
-  const Ran r = run_ptx(transpose(20, 16));
+  const Ran r = run_ptx(transpose(20, 16), [](Ran& x) { fill(x, 20); });
   ASSERT_EQ(r.summary.warnings.size(), 1U);
   EXPECT_NE(r.summary.warnings[0].message.find("multiples of the fragment's 32 bytes"), std::string::npos);
 }

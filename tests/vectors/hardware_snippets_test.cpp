@@ -42,8 +42,10 @@ TEST(HardwareSnippets, EveryCapturedCaseMatchesWithoutDiagnostics) {
 // case's expected global memory the bytes the GPU stored.
 TEST(HardwareSnippets, RealKernelCorpusGivesTheGpuBytes) {
   const auto files = captured("kernels", ".test.yaml.xz");
-  ASSERT_GE(files.size(), 2U);
-  EXPECT_EQ(expect_gpu_results(files), files.size() * 2);  // tools/kernels/capture.sh: two cases a kernel
+  ASSERT_EQ(files.size(), 17U);
+  // tools/kernels/capture.sh: 15 Triton kernels with two cases each; the CUDA samples' two files
+  // with four (two kernels, two targets).
+  EXPECT_EQ(expect_gpu_results(files), 15U * 2 + 2 * 4);
 }
 
 }  // namespace
