@@ -28,7 +28,7 @@ def test_replay_matches_cli(name, cli, tmp_path):
     got = ptxmma.replay(DATA / name)
     assert (got.passed_cases, got.failed_cases) == (want["passed"], want["failed"])
     assert [(v.instruction, v.cases, v.failed_cases, v.mismatched_values) for v in got.variants] == [
-        (v["ptx"], v["cases"], v["failed_cases"], v["mismatched_values"]) for v in want["variants"]]
+        (v["instruction"], v["cases"], v["failed_cases"], v["mismatched_values"]) for v in want["variants"]]
 
 
 def test_matlab_tc_matches_cli(cli, tmp_path):

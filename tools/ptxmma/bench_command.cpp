@@ -1,4 +1,4 @@
-// `ptxmma bench [VARIANT...] [--seconds S] [--jobs N] [--json FILE]`: instructions per second.
+// `ptxmma bench [VARIANT...] [--seconds S] [-j/--jobs N] [--json [FILE]]`: instructions per second.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -6,7 +6,7 @@
 
 #include "sim/error.hpp"
 #include "tools/ptxmma/commands.hpp"
-#include "tools/vectors/output_file.hpp"
+#include "tools/ptxmma/json_output.hpp"
 #include "tools/vectors/throughput.hpp"
 
 namespace ptxmma::cli {
@@ -17,14 +17,15 @@ void add_bench_command(CLI::App& app) {
     std::vector<std::string> variants;
     double seconds = 1.0;
     int jobs = 1;
-    std::string json, arch = "sm_90a";
+    std::string arch = "sm_90a";
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("VARIANT", opts->variants, "mma, wmma or wgmma instructions to measure (default: one per family)");
   cmd->add_option("--seconds", opts->seconds, "time per variant (default 1)")->check(CLI::Range(0.01, 3600.0));
   cmd->add_option("-j,--jobs", opts->jobs, "threads, each with its own inputs (default 1)")->check(CLI::Range(1, 256));
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
-  cmd->add_option("--json", opts->json, "also write the figures as JSON to FILE");
+  opts->json.add(*cmd, "the figures");
   cmd->callback([opts] {
     // NaN passes CLI::Range (it fails both comparisons).
     if (!(opts->seconds >= 0.01 && opts->seconds <= 3600.0))
@@ -44,18 +45,20 @@ void add_bench_command(CLI::App& app) {
     nlohmann::json out = nlohmann::json::array();
     // per CPU second: the threads' own CPU time, so that other processes on the machine do not
     // count; ns per MNK: CPU nanoseconds per multiply-add (M * N * K) of one instruction.
-    std::cout << fmt::format("{:<62} {:>12} {:>14} {:>10} {:>5}\n", "instruction", "per second", "per CPU second",
-                             "ns per MNK", "jobs");
+    if (opts->json.text())
+      std::cout << fmt::format("{:<62} {:>12} {:>14} {:>10} {:>5}\n", "instruction", "per second", "per CPU second",
+                               "ns per MNK", "jobs");
     for (const auto& v : variants) {
       const Throughput t = measure(v, opts->arch, opts->seconds, opts->jobs, 1);
       const double ns_per_mnk = t.per_cpu_second() > 0 ? 1e9 / t.per_cpu_second() / static_cast<double>(t.mnk) : 0;
-      std::cout << fmt::format("{:<62} {:>12.0f} {:>14.0f} {:>10.3f} {:>5}\n", v, t.per_second(), t.per_cpu_second(),
-                               ns_per_mnk, t.jobs);
+      if (opts->json.text())
+        std::cout << fmt::format("{:<62} {:>12.0f} {:>14.0f} {:>10.3f} {:>5}\n", v, t.per_second(), t.per_cpu_second(),
+                                 ns_per_mnk, t.jobs) << std::flush;
       out.push_back({{"instruction", v}, {"per_second", t.per_second()}, {"per_cpu_second", t.per_cpu_second()},
                      {"ns_per_mnk", ns_per_mnk}, {"instructions", t.instructions}, {"seconds", t.seconds},
                      {"cpu_seconds", t.cpu_seconds}, {"mnk", t.mnk}, {"jobs", t.jobs}});
     }
-    if (!opts->json.empty()) write_output_file(opts->json, out.dump(2) + "\n");
+    opts->json.write(out);
   });
 }
 

@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
 #include "sim/catalog/special_function.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
+#include "tools/ptxmma/suggest.hpp"
 #include "tools/vectors/word_format.hpp"
 #include "tools/vectors/format_value.hpp"
 
@@ -56,6 +59,13 @@ std::uint64_t parse_register(SpecialType t, const std::string& text) {
   return paired(t) ? lane | lane << 16 : lane;
 }
 
+// The same as {"hex", "value"}.
+nlohmann::json register_json(SpecialType t, std::uint64_t bits) {
+  const std::string text = register_text(t, bits);
+  const std::size_t paren = text.find(" (");
+  return {{"hex", text.substr(0, paren)}, {"value", text.substr(paren + 2, text.size() - paren - 3)}};
+}
+
 }  // namespace
 
 void add_eval_command(CLI::App& app) {
@@ -63,6 +73,7 @@ void add_eval_command(CLI::App& app) {
   struct Opts {
     std::string instruction;
     std::vector<std::string> values;
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   std::string known;
@@ -71,21 +82,31 @@ void add_eval_command(CLI::App& app) {
   cmd->add_option("VALUE", opts->values, "0x<bits> or a decimal number (also inf, nan); x2 forms: 0x<32 bits> or one number for both lanes; div: pairs a b");
   // CLI11 reads "-inf" and "-1.5" as options; take them back as values.
   cmd->allow_extras();
+  opts->json.add(*cmd, "each evaluation");
   cmd->callback([opts, cmd, known] {
     std::vector<std::string> values = opts->values;
     for (const auto& e : cmd->remaining())
       if (e != "--") values.push_back(e);
     const auto s = parse_special_instruction(opts->instruction);
-    if (!s) throw Error(fmt::format("eval: unknown instruction '{}' (modelled: {})", opts->instruction, known));
+    if (!s)
+      throw Error(fmt::format("eval: unknown instruction '{}'{} (modelled: {})", opts->instruction,
+                              did_you_mean(opts->instruction, special_instruction_names()), known));
     if (values.empty()) throw Error("eval: VALUE is required (0x<bits> or a decimal number)");
     const auto n = static_cast<std::size_t>(arity(*s));
     if (values.size() % n != 0)
       throw Error(fmt::format("eval: {} takes its sources in pairs (a b), {} values given", opts->instruction, values.size()));
+    nlohmann::json results = nlohmann::json::array();
     for (std::size_t i = 0; i < values.size(); i += n) {
       const std::uint64_t a = parse_register(s->type, values[i]), b = n == 2 ? parse_register(s->type, values[i + 1]) : 0;
-      std::cout << fmt::format("{} {}{} -> {}\n", opts->instruction, register_text(s->type, a),
-                               n == 2 ? " " + register_text(s->type, b) : "", register_text(s->type, evaluate(*s, a, b)));
+      const std::uint64_t d = evaluate(*s, a, b);
+      if (opts->json.text())
+        std::cout << fmt::format("{} {}{} -> {}\n", opts->instruction, register_text(s->type, a),
+                                 n == 2 ? " " + register_text(s->type, b) : "", register_text(s->type, d));
+      nlohmann::json inputs = nlohmann::json::array({register_json(s->type, a)});
+      if (n == 2) inputs.push_back(register_json(s->type, b));
+      results.push_back({{"instruction", opts->instruction}, {"inputs", std::move(inputs)}, {"result", register_json(s->type, d)}});
     }
+    opts->json.write(results);
   });
 }
 

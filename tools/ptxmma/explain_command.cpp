@@ -1,7 +1,8 @@
-// `ptxmma explain SET PTX --case N --row R --col C [--selector S]`: the steps of one output element.
+// `ptxmma explain SET PTX --case N --row R --col C [--selector S] [--json [FILE]]`: the steps of one output element.
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/word_format.hpp"
 
@@ -20,6 +22,7 @@ void add_explain_command(CLI::App& app) {
     std::string path, ptx, arch = "sm_90a";
     int case_index = 0, row = 0, col = 0, problem = 0;
     std::optional<int> selector;
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("SET", opts->path, "golden set directory (with manifest.json)")->required();
@@ -31,6 +34,7 @@ void add_explain_command(CLI::App& app) {
   cmd->add_option("--selector", opts->selector,
                   "sparse sets: the entry captured with this sparsity selector (default: the variant's first entry)");
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
+  opts->json.add(*cmd, "the element, its steps and both results");
   cmd->callback([opts] {
     const GoldenSet set = read_golden_set(opts->path);
     const GoldenVariant* gv = nullptr;
@@ -69,6 +73,18 @@ void add_explain_command(CLI::App& app) {
                               cd.words_per_thread()));
     const FragmentSlot& s = ld.slot(opts->problem, opts->row, opts->col);
     const std::uint64_t want = cd.code(c.d, opts->problem * ld.rows + opts->row, opts->col);
+    if (opts->json.on()) {
+      const auto value = [&v](std::uint64_t code) {
+        return nlohmann::json{{"hex", fmt::format("{:#x}", code)}, {"value", format_value(v.d, code)}};
+      };
+      nlohmann::json j = {{"instruction", gv->ptx}, {"case", opts->case_index}, {"row", opts->row}, {"col", opts->col},
+                          {"lane", s.lane}, {"register", s.reg}, {"element", s.elem}, {"model", model.name},
+                          {"steps", trace.lines}, {"result", value(got)}, {"gpu", value(want)}, {"same", got == want}};
+      j["selector"] = gv->selector >= 0 ? nlohmann::json(gv->selector) : nlohmann::json(nullptr);
+      if (ld.problems > 1) j["problem"] = opts->problem;
+      opts->json.write(j);
+      if (opts->json.to_stdout()) return;
+    }
     std::cout << fmt::format("{}{} case {}, D[{}][{}]{} (lane {} register {} element {}), model {}\n", gv->ptx,
                              gv->selector >= 0 ? fmt::format(" selector {}", gv->selector) : "", opts->case_index,
                              opts->row, opts->col,

@@ -1,9 +1,11 @@
-// `ptxmma format TYPE VALUE [--to TYPE --round MODE --satfinite --relu]`: what an encoding means.
+// `ptxmma format TYPE VALUE [--to TYPE --round MODE --satfinite --relu] [--json [FILE]]`: what an encoding means.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <initializer_list>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <optional>
 
 #include "isa/cvt_target.hpp"
@@ -11,6 +13,8 @@
 #include "sim/numeric/exact.hpp"
 #include "sim/util/target.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
+#include "tools/ptxmma/suggest.hpp"
 #include "tools/vectors/format_value.hpp"
 
 namespace ptxmma::cli {
@@ -20,7 +24,9 @@ Type require_type(const std::string& s) {
   if (auto t = parse_type(s)) return *t;
   std::string known;
   for (const auto& ti : all_types()) known += (known.empty() ? "" : ", ") + std::string(ti.name);
-  throw Error(fmt::format("unknown type '{}' (known: {})", s, known));
+  std::vector<std::string> names;
+  for (const auto& ti : all_types()) names.emplace_back(ti.name);
+  throw Error(fmt::format("unknown type '{}'{} (known: {})", s, did_you_mean(s, names), known));
 }
 
 std::string hex(const TypeInfo& ti, std::uint64_t container) {
@@ -85,6 +91,21 @@ bool cvt_has(Type from, Type to) {
   return plain(from) && plain(to);
 }
 
+// The same as JSON: numbers as numbers.
+nlohmann::json describe_json(const TypeInfo& ti, std::uint64_t code) {
+  nlohmann::json j = {{"type", std::string(ti.name)}, {"hex", hex(ti, container_of(ti, code))},
+                      {"bits", binary_fields(ti, code)}, {"value", value_text(exact_value(ti.type, code))}};
+  if (ti.is_float) {
+    const Fields f = decode(ti.type, code);
+    j["sign"] = f.sign ? 1 : 0;
+    j["biased_exponent"] = f.biased_exp;
+    j["exponent"] = f.exponent;
+    j["fraction"] = f.fraction;
+    j["class"] = std::string(name(f.cls));
+  }
+  return j;
+}
+
 }  // namespace
 
 void add_format_command(CLI::App& app) {
@@ -92,6 +113,7 @@ void add_format_command(CLI::App& app) {
   struct Opts {
     std::string type, value, to, round = "rn", arch;
     bool satfinite = false, relu = false;
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("TYPE", opts->type, "element type: f64 f32 tf32 f16 bf16 e4m3 e5m2 e3m2 e2m3 e2m1 ue8m0 ue4m3 s32 s8 u8 s4 u4 b1")
@@ -106,6 +128,7 @@ void add_format_command(CLI::App& app) {
   cmd->add_flag("--relu", opts->relu, "negative results become +0 (PTX .relu)");
   cmd->add_option("--arch", opts->arch,
                   "target whose cvt must have this conversion (default: none; formats describe themselves everywhere)");
+  opts->json.add(*cmd, "the encoding and the conversion");
   cmd->callback([opts, cmd] {
     std::vector<std::string> extras = cmd->remaining();
     std::erase(extras, "--");
@@ -118,9 +141,15 @@ void add_format_command(CLI::App& app) {
     if (!opts->arch.empty()) (void)require_target(opts->arch);
     const TypeInfo& ti = info(require_type(opts->type));
     if (ti.type == Type::b1 && !opts->to.empty()) throw Error("b1 cannot be converted");
-    const std::uint64_t code = parse_format_value(ti, opts->value, std::cout);
-    describe(ti, code, std::cout);
-    if (opts->to.empty()) return;
+    std::ostringstream notes;
+    const std::uint64_t code = parse_format_value(ti, opts->value, opts->json.text() ? std::cout : notes);
+    nlohmann::json j = describe_json(ti, code);
+    if (!notes.str().empty()) j["notes"] = notes.str();
+    if (opts->json.text()) describe(ti, code, std::cout);
+    if (opts->to.empty()) {
+      opts->json.write(j);
+      return;
+    }
     const TypeInfo& di = info(require_type(opts->to));
     if (di.type == Type::b1) throw Error("b1 cannot be converted");
     const auto mode = parse_rounding(opts->round);
@@ -133,9 +162,16 @@ void add_format_command(CLI::App& app) {
     }
     const ConvertFlags flags{*mode, opts->satfinite, opts->relu};
     const std::uint64_t out = convert(ti.type, code, di.type, flags);
-    std::cout << fmt::format("converted (.{}{}{}):\n", name(*mode), opts->satfinite ? ".satfinite" : "",
-                             opts->relu ? ".relu" : "");
-    describe(di, out, std::cout);
+    if (opts->json.text()) {
+      std::cout << fmt::format("converted (.{}{}{}):\n", name(*mode), opts->satfinite ? ".satfinite" : "",
+                               opts->relu ? ".relu" : "");
+      describe(di, out, std::cout);
+    }
+    j["converted"] = describe_json(di, out);
+    j["converted"]["round"] = std::string(name(*mode));
+    j["converted"]["satfinite"] = opts->satfinite;
+    j["converted"]["relu"] = opts->relu;
+    opts->json.write(j);
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@
 #include "sim/catalog/mma_family.hpp"
 #include "sim/catalog/wmma_family.hpp"
 #include "sim/error.hpp"
+#include "sim/util/target.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
 #include "tools/ptxmma/layout_print.hpp"
 #include "tools/ptxmma/layout_svg.hpp"
 #include "tools/ptxmma/wgmma_layout.hpp"
@@ -31,6 +34,27 @@ void print_operand(std::ostream& os, const MatrixVariant& v, const LayoutLibrary
   print_fragment(os, name(op), dims, l, v.type(op), lib.formula(l.name), matrix, lanes);
 }
 
+// An operand's layout as JSON: for every element (problem by problem, row by row) the lane,
+// register and element that hold it.
+nlohmann::json operand_json(const MatrixVariant& v, const LayoutLibrary& lib, Operand op) {
+  const FragmentLayout& l = v.layout(op);
+  const LayoutFormula& f = lib.formula(l.name);
+  nlohmann::json cells = nlohmann::json::array();
+  for (int p = 0; p < l.problems; ++p)
+    for (int r = 0; r < l.rows; ++r) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int c = 0; c < l.cols; ++c) {
+        const FragmentSlot& s = l.slot(p, r, c);
+        row.push_back({{"lane", s.lane}, {"register", s.reg}, {"element", s.elem}});
+      }
+      cells.push_back(std::move(row));
+    }
+  return {{"layout", l.name}, {"type", std::string(name(v.type(op)))}, {"problems", l.problems}, {"rows", l.rows},
+          {"cols", l.cols}, {"registers", l.regs}, {"elements_per_register", l.elems_per_reg},
+          {"formula", {{"problem", f.problem}, {"row", f.row}, {"col", f.col}, {"source", f.source}}},
+          {"cells", std::move(cells)}};
+}
+
 }  // namespace
 
 void add_layout_command(CLI::App& app) {
@@ -38,6 +62,7 @@ void add_layout_command(CLI::App& app) {
   struct Opts {
     std::string ptx, arch = "sm_90a", operands = "abcd", view = "both", svg;
     WgmmaLayoutOptions wgmma;
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("INSTRUCTION", opts->ptx,
@@ -49,11 +74,13 @@ void add_layout_command(CLI::App& app) {
   cmd->add_option("--view", opts->view, "both (default), matrix or lanes")
       ->check(CLI::IsMember({"both", "matrix", "lanes"}));
   cmd->add_option("--svg", opts->svg, "write the layouts (and descriptor pictures) as an SVG picture to FILE instead");
+  opts->json.add(*cmd, "each operand's element -> lane, register, element map (mma)");
   cmd->callback([opts] {
     for (char c : opts->operands)
       if (std::string_view("abcdABCD").find(c) == std::string_view::npos)
         throw Error(fmt::format("--operand '{}': expected letters among a, b, c, d", opts->operands));
     if (opts->ptx.rfind("wgmma", 0) == 0) {
+      if (opts->json.on()) throw Error("--json: the layouts of mma instructions (a wgmma's: as text or --svg)");
       print_wgmma_layout(std::cout, opts->ptx, opts->arch, opts->operands, opts->view, opts->wgmma, opts->svg);
       return;
     }
@@ -76,6 +103,15 @@ void add_layout_command(CLI::App& app) {
       if (!same && wants('d')) fr.push_back({"D", &v.layout(Operand::d), v.d});
       write_svg(opts->svg, layout_svg(ins.text, fr), fr, {});
       return;
+    }
+    if (opts->json.on()) {
+      nlohmann::json j = {{"instruction", ins.text}, {"family", v.family}, {"target", targets_text(v.targets)},
+                          {"operands", nlohmann::json::object()}};
+      for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d})
+        if (wants(static_cast<char>('a' + static_cast<int>(op))))
+          j["operands"][std::string(name(op))] = operand_json(v, catalog.layouts(), op);
+      opts->json.write(j);
+      if (opts->json.to_stdout()) return;
     }
     std::ostream& os = std::cout;
     os << ins.text << "\n";

@@ -2,10 +2,12 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
 #include "tools/ptxmma/budget_options.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"ptxmma: a bit-exact simulator of NVIDIA tensor-core instructions"};
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const ptxmma::Error& e) {
     std::cerr << "ptxmma: error: " << e.what() << "\n";
+    if (ptxmma::cli::json_to_stdout(app)) std::cout << nlohmann::json{{"error", e.what()}}.dump(2) << "\n";
     return 1;
   } catch (const std::exception& e) {  // a bug: still a message and a status, not an abort
     std::cerr << "ptxmma: internal error: " << e.what() << "\n";

@@ -1,9 +1,10 @@
-// `ptxmma replay PATH [--arch A] [--json FILE] [--html FILE] [--jobs N]`: run a golden set and compare bit for bit.
+// `ptxmma replay PATH [--arch A] [--json [FILE]] [--html FILE] [-j/--jobs N]`: run a golden set and compare bit for bit.
 #include <iostream>
 
 #include "sim/error.hpp"
 
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
 #include "tools/vectors/alu_golden.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/matlab_tc.hpp"
@@ -17,13 +18,14 @@ namespace ptxmma::cli {
 void add_replay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "run a golden set of GPU results (mma, wgmma or ordinary instructions) and compare every destination bit for bit");
   struct Opts {
-    std::string path, arch = "sm_90a", json, html;
+    std::string path, arch = "sm_90a", html;
     int jobs = 1;
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("PATH", opts->path, "golden set directory (with manifest.json)")->required();
   auto* arch_opt = cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a; matlab-tc: each file's own)");
-  cmd->add_option("--json", opts->json, "also write the summary as JSON to FILE");
+  opts->json.add(*cmd, "the summary and each failing variant's first failing case");
   cmd->add_option("--html", opts->html,
                   "also write an HTML report to FILE (per variant; the first failing case lane by lane; mma and wgmma sets)");
   cmd->add_option("-j,--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
@@ -34,15 +36,15 @@ void add_replay_command(CLI::App& app) {
       if (!opts->html.empty()) throw Error("--html applies to mma and wgmma golden sets, not to recorded dot products");
       const MatlabTcReport report =
           replay_matlab_tc(read_matlab_tc(opts->path), arch_opt->count() ? opts->arch : "", opts->jobs);
-      print(report, std::cout);
-      if (!opts->json.empty()) write_json(report, opts->json);
+      if (opts->json.text()) print(report, std::cout);
+      if (opts->json.on()) write_json(report, opts->json.path());
       if (!report.ok()) throw CLI::RuntimeError(1);
       return;
     }
     // The manifest's format picks the reader: ordinary instructions, warp-level mma or warpgroup wgmma.
     const std::string format = golden_format(opts->path);
     if (format == kAluGoldenFormat) {
-      if (!opts->html.empty() || !opts->json.empty()) throw Error("--html and --json apply to mma and wgmma golden sets");
+      if (!opts->html.empty() || opts->json.on()) throw Error("--html and --json apply to mma and wgmma golden sets");
       const AluReplayReport report = replay_alu(read_alu_golden_set(opts->path), opts->jobs);
       print(report, std::cout);
       if (!report.ok()) throw CLI::RuntimeError(1);
@@ -51,8 +53,8 @@ void add_replay_command(CLI::App& app) {
     const ReplayReport report = format == kWgmmaGoldenFormat
                                     ? replay_wgmma(read_wgmma_golden_set(opts->path), opts->arch, opts->jobs)
                                     : replay(read_golden_set(opts->path), opts->arch, opts->jobs);
-    print(report, std::cout);
-    if (!opts->json.empty()) write_json(report, opts->json);
+    if (opts->json.text()) print(report, std::cout);
+    if (opts->json.on()) write_json(report, opts->json.path());
     if (!opts->html.empty()) write_html(report, opts->html);
     if (!report.ok()) throw CLI::RuntimeError(1);
   });

@@ -1,5 +1,5 @@
 // `ptxmma run SNIPPET.ptx [--init STATE.yaml] [--lanes 0-3,8] [--warps 0,2] [--regs %r1,%f2]
-// [--as REG=TYPE] [--matrix D[@LINE]] [--json] [--trace] [--strict] [--ctas 0-3]`: parses a PTX
+// [--as REG=TYPE] [--matrix D[@LINE]] [--json [FILE]] [--trace] [--strict] [--ctas 0-3]`: parses a PTX
 // kernel or bare snippet, runs it on every CTA of the grid (or those of --ctas), each on the warps
 // of its block, and prints the final register file of every CTA lane by lane, each
 // register in hex and typed by its declared type (or --as), the operands of an mma/wgmma as
@@ -18,6 +18,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tools/ptxmma/commands.hpp"
+#include "tools/ptxmma/json_output.hpp"
 #include "tools/ptxmma/snippet_options.hpp"
 #include "tools/ptxmma/register_view.hpp"
 #include "tools/vectors/operand_matrix.hpp"
@@ -75,7 +76,8 @@ void add_run_command(CLI::App& app) {
   struct Opts : SnippetOptions {
     std::string lanes, warps;
     std::vector<std::string> regs, as, dump_shared, matrix;
-    bool trace = false, json = false;
+    bool trace = false;
+    JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
   add_snippet_options(*cmd, *opts);
@@ -88,14 +90,14 @@ void add_run_command(CLI::App& app) {
                   "D@LINE (repeatable)");
   cmd->add_option("--dump-shared", opts->dump_shared, "also print shared memory bytes OFFSET:LENGTH, e.g. 0:256");
   cmd->add_flag("--trace", opts->trace, "print each executed instruction: line, path mask, executing lanes");
-  cmd->add_flag("--json", opts->json, "print the result as one JSON document instead");
+  opts->json.add(*cmd, "the result (registers, matrices, shared memory, warnings)");
   cmd->callback([opts] {
     SnippetSetup setup = snippet_setup(*opts);
     const ptx::ParseOptions& po = setup.parse;
     InterpreterOptions& io = setup.interp;
     const PtxState& state = setup.state;
-    if (opts->trace && !opts->json) io.trace = &std::cout;
-    if (!opts->json) io.print = &std::cout;  // device printf, as it runs
+    if (opts->trace && opts->json.text()) io.trace = &std::cout;
+    if (opts->json.text()) io.print = &std::cout;  // device printf, as it runs
     const std::uint32_t lane_mask = parse_list(opts->lanes, "lane");
     const std::uint32_t warp_mask = parse_list(opts->warps, "warp");
     std::vector<std::pair<std::string, int>> matrices;
@@ -127,7 +129,7 @@ void add_run_command(CLI::App& app) {
             if (shown_warp(w) || (group && (shown_warp(w + 1) || shown_warp(w + 2) || shown_warp(w + 3))))
               shown_matrices.push_back(operand_matrix(m, matrix_pcs[i], matrices[i].first, w, c));
       }
-      if (opts->json) {
+      if (opts->json.on()) {
         nlohmann::json j;
         j["file"] = opts->file;
         j["entry"] = prog.bare ? nlohmann::json(nullptr) : nlohmann::json(prog.entry);
@@ -161,8 +163,8 @@ void add_run_command(CLI::App& app) {
             if (grid) d["cta"] = cta_json(c);
             j["shared"].push_back(std::move(d));
           }
-        std::cout << j.dump(1) << "\n";
-        return;
+        opts->json.write(j);
+        if (opts->json.to_stdout()) return;
       }
       std::string exited;
       for (int c = 0; c < m.ctas(); ++c)

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 
 #include "sim/error.hpp"
 
@@ -32,6 +33,11 @@ int write_all(int fd, std::string_view contents) {
 }  // namespace
 
 void write_output_file(const std::string& path, std::string_view contents) {
+  if (path == "-") {  // stdout, after what the program printed there so far
+    std::cout.flush();
+    if (const int err = write_all(STDOUT_FILENO, contents)) cannot_write("stdout", err);
+    return;
+  }
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);

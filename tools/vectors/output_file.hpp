@@ -8,9 +8,9 @@ namespace ptxmma {
 
 // Writes `contents` to `path`. A regular file (or a new one) is written to a temporary file beside
 // it, flushed and renamed over it, so a reader never sees half of it; anything else that exists
-// (a FIFO, /dev/stdout) is written in place. Every write is checked: Error "<path>: cannot write
-// (No space left on device)". A folder holding a golden set's manifest (manifest.json or
-// manifest.csv) is refused before anything is written.
+// (a FIFO, /dev/stdout) is written in place; "-" is stdout. Every write is checked: Error
+// "<path>: cannot write (No space left on device)". A folder holding a golden set's manifest
+// (manifest.json or manifest.csv) is refused before anything is written.
 void write_output_file(const std::string& path, std::string_view contents);
 
 }  // namespace ptxmma

@@ -192,7 +192,7 @@ void write_json(const ReplayReport& r, const std::string& path) {
   j["failed"] = r.failed_cases;
   j["variants"] = nlohmann::json::array();
   for (const auto& v : r.variants)
-    j["variants"].push_back({{"ptx", v.ptx},
+    j["variants"].push_back({{"instruction", v.ptx},
                              {"cases", v.cases},
                              {"failed_cases", v.failed_cases},
                              {"mismatched_values", v.mismatched_values},
