@@ -9,7 +9,7 @@ import ptxmma
 from conftest import DATA
 
 SETS = ["mma-sm90-h200", "mma-sm90-adversarial", "mma-sm90-f64-directed", "probes-sm90", "wgmma-sm90",
-        "mma-sp-sm90", "probes-sp-sm90", "wgmma-sp-sm90"]
+        "mma-sp-sm90", "probes-sp-sm90", "wgmma-sp-sm90", "wmma-sm90"]
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -41,7 +41,7 @@ def test_matlab_tc_matches_cli(cli, tmp_path):
         (f["file"], f["cases"], f["failed"]) for f in want["files"]]
 
 
-@pytest.mark.parametrize("name", ["mma-sm90-h200", "mma-sm90-adversarial", "probes-sm90"])
+@pytest.mark.parametrize("name", ["mma-sm90-h200", "mma-sm90-adversarial", "probes-sm90", "wmma-sm90"])
 def test_mma_matrices_reproduce_every_case(name):
     path = DATA / name
     for i, v in enumerate(ptxmma.golden(path).variants):

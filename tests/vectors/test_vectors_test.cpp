@@ -114,7 +114,7 @@ TEST(TestVectors, MalformedFilesGiveLocatedErrors) {
       {"duplicate key", head + "    A: 1\n    A: 2\n    B: 1\n    expect: {D: 0}\n", "FILE:5:5: duplicate key 'A'"},
       {"missing expect", head + "    A: 1\n    B: 1\n", "FILE:2:5: case 'c' has no 'expect'"},
       {"expect without D", head + "    A: 1\n    B: 1\n    expect: {registers: {}}\n", "FILE:6:14: unknown key 'registers' in 'expect' of an instruction case (expected D)"},
-      {"unknown instruction", "cases:\n  - instruction: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n    expect: {D: 0}\n", "FILE:2:18: unknown instruction 'ldmatrix.sync.aligned.m8n8.x4.shared.b16': an instruction case takes an mma or a wgmma.mma_async; run anything else as a snippet"},
+      {"unknown instruction", "cases:\n  - instruction: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n    expect: {D: 0}\n", "FILE:2:18: unknown instruction 'ldmatrix.sync.aligned.m8n8.x4.shared.b16': an instruction case takes an mma, a wmma.mma or a wgmma.mma_async; run anything else as a snippet"},
       {"unknown key", head + "    A: 1\n    B: 1\n    Q: 1\n    expect: {D: 0}\n", "FILE:6:5: unknown key 'Q' in a case (expected name, target, instruction, A, B, C, expect, snippet, snippet_file, init, init_file, entry, max_steps, strict, scale_A, scale_B, a_source, desc_a, desc_b, swizzle, scale_d, imm_scale_a, imm_scale_b, imm_trans_a, imm_trans_b)"},
       {"missing matrix", head + "    A: 1\n    expect: {D: 0}\n", "FILE:2:5: case 'c' needs matrix B"},
       {"instruction and snippet", head + "    snippet: \"mov.u32 %r1, 1;\"\n    expect: {D: 0}\n", "FILE:2:5: case 'c' needs exactly one of 'instruction', 'snippet', 'snippet_file'"},

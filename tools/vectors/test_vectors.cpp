@@ -183,9 +183,9 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
       c->wgmma = load_wgmma_case(f, n, name, c->target, work);
       return c;
     }
-    if (!text.starts_with("mma"))
-      f.fail(n["instruction"], fmt::format("unknown instruction '{}': an instruction case takes an mma or a "
-                                           "wgmma.mma_async; run anything else as a snippet", text));
+    if (!text.starts_with("mma") && !text.starts_with("wmma.mma"))
+      f.fail(n["instruction"], fmt::format("unknown instruction '{}': an instruction case takes an mma, a "
+                                           "wmma.mma or a wgmma.mma_async; run anything else as a snippet", text));
     for (const std::string_view k : kWgmmaCaseKeys)
       if (n[std::string(k)]) f.fail(n[std::string(k)], fmt::format("'{}' belongs to wgmma instruction cases", k));
     try {
