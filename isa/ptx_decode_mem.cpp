@@ -9,6 +9,8 @@ void address(const Program& p, const Instruction& ins, Operand& op, Space space)
   if (op.kind != Operand::Kind::addr)
     fail(op.loc, fmt::format("'{}' needs an address operand [...], not '{}'", ins.text, op.text));
   if (op.elems.empty()) return;
+  if (op.elems.size() > 1)
+    fail(op.elems[1].loc, fmt::format("'{}' takes an address, not a tensor map with coordinates", ins.text));
   Operand& base = op.elems[0];
   if (base.kind == Operand::Kind::reg) {
     const RegisterDecl& r = p.registers.at(static_cast<std::size_t>(base.reg));
@@ -134,6 +136,156 @@ void dec_st(Instruction& ins, const DecodeContext& cx) {
   if (hint) reg(cx.program, ins, ins.ops[2], PtxType::b64, "the cache policy");
 }
 
+// A tensor operand [map, {c0, ...}]: the map's address (a 64-bit register, or a kernel parameter
+// or global/const variable by name) and `rank` 32-bit coordinates.
+void tensor_operand(const Program& p, const Instruction& ins, Operand& op, int rank) {
+  if (op.kind != Operand::Kind::addr || op.elems.size() != 2)
+    fail(op.loc, fmt::format("'{}' needs the tensor map and its coordinates [map, {{c0, ...}}], not '{}'", ins.text,
+                             op.text));
+  Operand& base = op.elems[0];
+  if (base.kind == Operand::Kind::reg) reg(p, ins, base, PtxType::b64, "the tensor map's address");
+  Operand& coords = op.elems[1];
+  if (coords.kind != Operand::Kind::vec || static_cast<int>(coords.elems.size()) != rank)
+    fail(coords.loc, fmt::format("'{}' needs {} coordinate{} {{...}}", ins.text, rank, rank == 1 ? "" : "s"));
+  for (Operand& c : coords.elems) value(p, ins, c, PtxType::s32, "a coordinate");
+}
+
+// The bulk-copy unit (docs/ptx-interpreter.md, "Bulk copies and TMA"):
+//   cp.async.bulk.shared::cluster|shared::cta.global.mbarrier::complete_tx::bytes{.L2::cache_hint}
+//       [dst], [src], size, [mbar]{, policy}
+//   cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dst], [src], size{, policy}
+//   cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.op.type [dst], [src], size{, policy}
+//   cp.async.bulk.tensor.Nd.shared::cluster|shared::cta.global{.tile}.mbarrier::complete_tx::bytes
+//       {.L2::cache_hint} [dst], [map, {c...}], [mbar]{, policy}
+//   cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group{.L2::cache_hint} [map, {c...}], [src]{, policy}
+//   cp.async.bulk.prefetch{.tensor.Nd}.L2.global{.tile}{.L2::cache_hint} ... (no effect)
+//   cp.async.bulk.commit_group; cp.async.bulk.wait_group{.read} N
+// Multicast and im2col forms are refused (clusters do not run together yet).
+void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce = false) {
+  const Program& p = cx.program;
+  Decoded& d = ins.d;
+  d.unit = AsyncUnit::bulk;
+  if (!reduce && q.take("commit_group")) {
+    q.finish();
+    count(ins, 0);
+    d.step = AsyncStep::commit;
+    return;
+  }
+  if (!reduce && q.take("wait_group")) {
+    (void)q.take("read");  // the sources may be reused: completion is the same event here
+    q.finish();
+    count(ins, 1);
+    if (ins.ops[0].kind != Operand::Kind::imm)
+      fail(ins.ops[0].loc, fmt::format("'{}': the group count must be an integer constant", ins.text));
+    const std::int64_t n = integer(ins, ins.ops[0], "the group count");
+    if (n < 0 || n > 63) fail(ins.ops[0].loc, fmt::format("'{}': the group count {} is not 0..63", ins.text, n));
+    d.step = AsyncStep::wait;
+    d.groups = static_cast<int>(n);
+    return;
+  }
+  const bool tensor = q.take("tensor");
+  int rank = 0;
+  if (tensor) {
+    const std::string_view r = q.take_one({"1d", "2d", "3d", "4d", "5d"}, "dimension");
+    if (r.empty()) fail(ins, fmt::format("'{}' needs a dimension .1d .. .5d", ins.text));
+    rank = r[0] - '0';
+    d.vec = rank;
+    if (q.take("im2col") || q.take("im2col::w") || q.take("im2col::w::128") || q.take("tile::gather4") ||
+        q.take("tile::scatter4"))
+      fail(ins, fmt::format("'{}': only the .tile mode is supported (im2col and gather/scatter are not)", ins.text));
+    (void)q.take("tile");
+  }
+  if (q.take("multicast::cluster"))
+    fail(ins, fmt::format("'{}': .multicast::cluster needs CTAs of a cluster running together (not supported yet)",
+                          ins.text));
+  if (q.take_one({"cta_group::1", "cta_group::2"}, "CTA group") != "")
+    fail(ins, fmt::format("'{}': .cta_group is sm_100's", ins.text));
+  const bool hint = q.take("L2::cache_hint");
+  std::size_t n = ins.ops.size();
+  const auto policy = [&](std::size_t fixed) {
+    if (hint) {
+      if (n != fixed + 1) fail(ins, fmt::format("'{}': .L2::cache_hint needs a cache-policy operand", ins.text));
+      reg(p, ins, ins.ops[fixed], PtxType::b64, "the cache policy");
+    } else {
+      count(ins, fixed);
+    }
+  };
+  if (q.take("prefetch")) {
+    if (!q.take("L2") || !q.take("global")) fail(ins, fmt::format("'{}': expected .prefetch.L2.global", ins.text));
+    q.finish();
+    d.mode2 = static_cast<int>(BulkKind::prefetch);
+    if (tensor) {
+      policy(1);
+      tensor_operand(p, ins, ins.ops[0], rank);
+    } else {
+      policy(2);
+      address(p, ins, ins.ops[0], Space::global);
+      value(p, ins, ins.ops[1], PtxType::u32, "the size");
+    }
+    return;
+  }
+  // The destination's space comes first, then the source's.
+  std::string_view dst, src;
+  for (const std::string& s : ins.quals)
+    if (s == "shared::cluster" || s == "shared::cta" || s == "global") (dst.empty() ? dst : src) = s;
+  if (!dst.empty()) (void)q.take(dst);
+  if (!src.empty()) (void)q.take(src);
+  const bool to_shared = dst.starts_with("shared");
+  if (dst.empty() || src.empty() || to_shared == (src == "shared::cta"))
+    fail(ins, fmt::format("'{}': a bulk copy goes .shared::cluster/.shared::cta.global or .global.shared::cta", ins.text));
+  if (to_shared) {
+    if (reduce) fail(ins, fmt::format("'{}': reductions go to global memory here (.global.shared::cta)", ins.text));
+    if (!q.take("mbarrier::complete_tx::bytes"))
+      fail(ins, fmt::format("'{}': a copy into shared memory completes on an mbarrier (.mbarrier::complete_tx::bytes)",
+                            ins.text));
+  } else if (!q.take("bulk_group")) {
+    fail(ins, fmt::format("'{}': a copy to global memory completes in a bulk group (.bulk_group)", ins.text));
+  }
+  if (reduce) {
+    static constexpr std::string_view kOps[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
+    static constexpr AtomOp kAtom[] = {AtomOp::add, AtomOp::min,  AtomOp::max, AtomOp::inc,
+                                       AtomOp::dec, AtomOp::and_, AtomOp::or_, AtomOp::xor_};
+    int op = -1;
+    for (int i = 0; i < 8; ++i)
+      if (q.take(kOps[i])) op = i;
+    if (op < 0) fail(ins, fmt::format("'{}' needs a reduction (.add .min .max .inc .dec .and .or .xor)", ins.text));
+    const auto ts = q.types();
+    if (ts.size() != 1) fail(ins, fmt::format("'{}' needs one element type", ins.text));
+    const PtxType t = ts[0];
+    const bool is_int = t == PtxType::u32 || t == PtxType::s32 || t == PtxType::u64 || t == PtxType::s64 ||
+                        t == PtxType::b32 || t == PtxType::b64;
+    if (!is_int)
+      fail(ins, fmt::format("'{}': .{} reductions are not supported (the integer ones are)", ins.text, name(t)));
+    d.mode = static_cast<int>(kAtom[op]);
+    d.type = t;
+  }
+  q.finish();
+  d.step = AsyncStep::issue;
+  if (tensor) {
+    d.mode2 = static_cast<int>(to_shared ? BulkKind::tensor_load : BulkKind::tensor_store);
+    if (to_shared) {
+      policy(3);
+      address(p, ins, ins.ops[0], Space::shared);
+      tensor_operand(p, ins, ins.ops[1], rank);
+      address(p, ins, ins.ops[2], Space::shared);
+    } else {
+      policy(2);
+      tensor_operand(p, ins, ins.ops[0], rank);
+      address(p, ins, ins.ops[1], Space::shared);
+    }
+    return;
+  }
+  d.mode2 = static_cast<int>(to_shared ? BulkKind::load : reduce ? BulkKind::reduce : BulkKind::store);
+  policy(to_shared ? 4 : 3);
+  address(p, ins, ins.ops[0], to_shared ? Space::shared : Space::global);
+  address(p, ins, ins.ops[1], to_shared ? Space::global : Space::shared);
+  value(p, ins, ins.ops[2], PtxType::u32, "the size");
+  if (ins.ops[2].kind == Operand::Kind::imm && (ins.ops[2].value == 0 || ins.ops[2].value % 16 != 0))
+    fail(ins.ops[2].loc, fmt::format("'{}': a size of {} bytes; bulk copies move a positive multiple of 16", ins.text,
+                                     ins.ops[2].value));
+  if (to_shared) address(p, ins, ins.ops[3], Space::shared);
+}
+
 // cp.async.ca.shared{::cta}.global{.L2::cache_hint}{.L2::64B|128B|256B} [dst], [src], cp-size
 //   {, src-size | , ignore-src}{, cache-policy}   (.ca: 4, 8 or 16 bytes; .cg: 16)
 // cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all; cp.async.mbarrier.arrive{.noinc}.
@@ -141,8 +293,18 @@ void dec_st(Instruction& ins, const DecodeContext& cx) {
 void dec_cp(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   const Program& p = cx.program;
+  const bool reduce = q.take("reduce");
   if (!q.take("async")) fail(ins, fmt::format("unknown instruction '{}'", ins.text));
+  if (reduce && !q.take("bulk")) fail(ins, fmt::format("'{}': expected cp.reduce.async.bulk", ins.text));
+  if (reduce) {
+    dec_bulk(ins, cx, q, true);
+    return;
+  }
   Decoded& d = ins.d;
+  if (q.take("bulk")) {
+    dec_bulk(ins, cx, q);
+    return;
+  }
   d.unit = AsyncUnit::copy;
   if (q.take("mbarrier")) {  // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]
     if (!q.take("arrive")) fail(ins, fmt::format("'{}': expected cp.async.mbarrier.arrive", ins.text));
@@ -277,6 +439,21 @@ void dec_movmatrix(Instruction& ins, const DecodeContext& cx) {
   reg(cx.program, ins, ins.ops[1], PtxType::b32, "the source");
 }
 
+// prefetch{.global|.local}.L1|.L2 [a], prefetch{.global}.L2::evict_last|evict_normal [a],
+// prefetch{.const|.param|.global}.tensormap [a], prefetchu.L1 [a]: no effect on results.
+void dec_prefetch(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const std::string_view s = q.take_one({"global", "local", "const", "param"}, "state space");
+  const std::string_view level =
+      q.take_one({"L1", "L2", "L2::evict_last", "L2::evict_normal", "tensormap"}, "level");
+  if (level.empty()) fail(ins, fmt::format("'{}' needs .L1, .L2 or .tensormap", ins.text));
+  q.finish();
+  count(ins, 1);
+  address(cx.program, ins, ins.ops[0],
+          s == "global" ? Space::global : s == "local" ? Space::local : s == "const" ? Space::constant
+                        : s == "param" ? Space::param : Space::generic);
+}
+
 }  // namespace
 
 // wmma.load.<a|b|c>... {r...}, [p][, stride] and wmma.store.d... [p], {r...}[, stride]: the
@@ -305,6 +482,8 @@ void dec_wmma_transfer(Instruction& ins, const DecodeContext& cx) {
 }
 
 void register_memory(std::vector<OpcodeSpec>& t) {
+  t.push_back({"prefetch", dec_prefetch});
+  t.push_back({"prefetchu", dec_prefetch});
   t.push_back({"ld", dec_ld});
   t.push_back({"st", dec_st});
   t.push_back({"ldmatrix", dec_ldmatrix});

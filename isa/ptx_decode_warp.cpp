@@ -351,7 +351,7 @@ void dec_bar(Instruction& ins, const DecodeContext& cx) {
                                      ins.ops[1].value));
 }
 
-void dec_fence(Instruction& ins, const DecodeContext&) {
+void dec_fence(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   if (ins.opcode == "membar") {
     if (q.take_one({"cta", "gl", "sys", "proxy"}, "membar level").empty())
@@ -361,6 +361,17 @@ void dec_fence(Instruction& ins, const DecodeContext&) {
     (void)q.take_one({"sc", "acq_rel", "acquire", "release"}, "ordering");
     (void)q.take_one({"cta", "cluster", "gpu", "sys"}, "scope");
     if (q.take("proxy")) {
+      // fence.proxy.tensormap::generic.acquire.scope [addr], 128: the map at addr (no effect: the
+      // machine has one proxy).
+      if (q.take("tensormap::generic")) {
+        q.finish();
+        if (ins.ops.empty()) return;
+        count(ins, 2);
+        address(cx.program, ins, ins.ops[0], Space::generic);
+        if (ins.ops[1].kind != Operand::Kind::imm || ins.ops[1].value != 128)
+          fail(ins.ops[1].loc, fmt::format("'{}': the size is 128 (a tensor map)", ins.text));
+        return;
+      }
       (void)q.take_one({"alias", "async", "tensormap", "generic"}, "proxy kind");
       (void)q.take_one({"global", "shared::cta", "shared::cluster", "shared"}, "state space");
     }

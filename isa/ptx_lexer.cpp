@@ -90,8 +90,11 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
       t.kind = Tok::ident;
       t.text = std::string(s.substr(i, j - i));
       advance(j - i);
-    } else if (c == '.' && i + 1 < s.size() && (std::isalpha(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '_')) {
-      // .name, with ::sub parts (.shared::cta, .L2::cache_hint, .kind::f8f6f4, .scale_vec::2X)
+    } else if (c == '.' && i + 1 < s.size() &&
+               (std::isalpha(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '_' ||
+                (i > 0 && ident_char(s[i - 1]) && std::isdigit(static_cast<unsigned char>(s[i + 1]))))) {
+      // .name, with ::sub parts (.shared::cta, .L2::cache_hint, .kind::f8f6f4, .scale_vec::2X); a
+      // qualifier right after another may start with a digit (cp.async.bulk.tensor.2d)
       std::size_t j = i + 1;
       for (;;) {
         while (j < s.size() && ident_char(s[j])) ++j;

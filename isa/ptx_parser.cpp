@@ -1002,6 +1002,12 @@ class Parser {
           const std::uint64_t off = number(next(), "an offset");
           a.value = neg ? 0 - off : off;
         }
+        // [tensor-map, {c0, ...}]: cp.async.bulk.tensor's map and coordinates (elems[1]).
+        if (at_punct(',')) {
+          next();
+          if (!at_punct('{')) fail_here(fmt::format("expected the coordinates {{...}} after ',', found {}", describe(peek())));
+          a.elems.push_back(operand());
+        }
       }
       expect_punct(']', "to close the address");
       return a;

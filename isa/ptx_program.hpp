@@ -86,7 +86,12 @@ constexpr int has_count = 32;   // an explicit count (or tx count) operand
 enum class Collective : std::uint8_t { none, cta_barrier, warpgroup };
 // A step of an asynchronous unit: an operation issued now and completed later, in groups that
 // commit closes and wait retires (all but Decoded::groups most recent; wait_all commits first).
-enum class AsyncUnit : std::uint8_t { none, wgmma, copy };
+enum class AsyncUnit : std::uint8_t { none, wgmma, copy, bulk };
+// The operations of the bulk-copy unit (cp.async.bulk*, cp.reduce.async.bulk: Decoded::mode2;
+// a reduction's AtomOp in Decoded::mode, its type in Decoded::type; a tensor copy's rank in
+// Decoded::vec). Operands: load [dst], [src], size, [mbar]; store and reduce [dst], [src], size;
+// tensor_load [dst], [map, {coords}], [mbar]; tensor_store [map, {coords}], [src].
+enum class BulkKind : std::uint8_t { load, store, reduce, tensor_load, tensor_store, prefetch };
 // arrive: the unit's operations of the thread so far complete, then an arrive-on an mbarrier
 // (cp.async.mbarrier.arrive).
 enum class AsyncStep : std::uint8_t { none, fence, issue, commit, wait, wait_all, arrive };

@@ -66,7 +66,20 @@ void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType 
 }
 
 void Exec::shared_access(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n, bool write) {
-  if (race_reported || !copies || copies->idle()) return;
+  if (race_reported) return;
+  if (bulk && !bulk->idle())
+    if (const BulkCopies::Load* l = bulk->target(addr, n)) {
+      race_reported = true;
+      m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x} while the bulk copy at line {} ({} lane {}) "
+                                  "is still copying into {:#x}..{:#x}: no wait on its mbarrier (shared {:#x}) has seen "
+                                  "its phase complete (a data race)",
+                                  m.warp_name(cta_index, base / Machine::kLanes), lane, write ? "writes" : "reads",
+                                  addr, addr + n - 1, p.code[static_cast<std::size_t>(l->pc)].loc.line,
+                                  m.warp_name(cta_index, l->thread / Machine::kLanes), l->thread % Machine::kLanes,
+                                  l->first(), l->end() - 1, l->mbar));
+      return;
+    }
+  if (!copies || copies->idle()) return;
   const AsyncCopies::Copy* c = copies->target(addr, n);
   if (!c) return;
   race_reported = true;
@@ -470,6 +483,7 @@ void Machine::begin_cta() {
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   Cta& cta = ctas_[static_cast<std::size_t>(cur_cta_)];
   cr.copies.emplace(threads(), cta.shared.size());
+  cr.bulk.emplace(threads(), cta.shared.size());
   if (frame_bytes_ > 0) cta.local = Memory::dense("local", frame_bytes_ * static_cast<std::uint64_t>(threads()));
   cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
   for (int w = 0; w < warps_; ++w) {
@@ -630,6 +644,12 @@ void Machine::finish_cta() {
              fmt::format("{} lane {}: this cp.async is still in flight when the program ends (no "
                          "cp.async.wait_group or wait_all completed it; its bytes were written then)",
                          warp_name(cur_cta_, c->thread / kLanes), c->thread % kLanes));
+  if (const auto l = runs_[static_cast<std::size_t>(cur_cta_)].bulk->drain(
+          cta(cur_cta_).shared, [&](const BulkCopies::Store& s) { exec::write_bulk_store(prog_, global(), s); }))
+    diagnose(prog_.code[static_cast<std::size_t>(l->pc)],
+             fmt::format("{} lane {}: this bulk copy into shared memory is still in flight when the program ends (no "
+                         "wait on its mbarrier completed it; its bytes were written then)",
+                         warp_name(cur_cta_, l->thread / kLanes), l->thread % kLanes));
   runs_[static_cast<std::size_t>(cur_cta_)] = CtaRun{};  // its control state is no longer needed
   cta(cur_cta_).local = Memory::dense("local", 0);
   if (++cur_cta_ == ctas()) {
@@ -798,6 +818,7 @@ void Machine::execute(int w) {
       x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
       CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
       x.copies = &*cr.copies;
+      x.bulk = &*cr.bulk;
       x.mbar = &cr.mbar;
       try {
         if (lanes != 0 || ins.d.sync) prep.fns[static_cast<std::size_t>(pc)](x, ins, lanes);

@@ -43,6 +43,7 @@
 #include "isa/ptx_program.hpp"
 #include "sim/util/budget.hpp"
 #include "sim/exec/async_copy.hpp"
+#include "sim/exec/bulk_copy.hpp"
 #include "sim/exec/mbarrier.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/cta.hpp"
@@ -85,6 +86,8 @@ class Machine {
   static constexpr std::uint64_t kSharedWindow = 0x00007e0000000000ULL;
   // Local-memory window: the same generic address is each thread's own local memory.
   static constexpr std::uint64_t kLocalWindow = 0x00007d0000000000ULL;
+  // Kernel-parameter window: cvta.param's generic addresses (a __grid_constant__ tensor map).
+  static constexpr std::uint64_t kParamWindow = 0x00007c0000000000ULL;
   // Calls deeper than this are an error (a runaway recursion).
   static constexpr std::size_t kMaxCallDepth = 64;
   // Shared memory when neither the program nor the options ask for more: 48 KiB, the static
@@ -219,6 +222,7 @@ class Machine {
   struct CtaRun {
     std::vector<WarpRun> warps;
     std::optional<AsyncCopies> copies;
+    std::optional<BulkCopies> bulk;
     MbarrierActivity mbar;
     bool resumed = false;
     std::uint64_t resumed_changes = 0;

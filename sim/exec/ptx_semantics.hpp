@@ -9,6 +9,7 @@
 
 #include "isa/ptx_program.hpp"
 #include "sim/exec/async_copy.hpp"
+#include "sim/exec/bulk_copy.hpp"
 #include "sim/exec/mbarrier.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "sim/exec/mma.hpp"
@@ -30,13 +31,14 @@ class Exec {
   std::uint32_t live_mask = 0xffffffffU; // lanes launched and not exited
   const MmaExecutor* mma = nullptr;      // the prepared executor of an mma instruction
   AsyncCopies* copies = nullptr;         // the CTA's cp.async in flight
+  BulkCopies* bulk = nullptr;            // the CTA's bulk copies in flight
   bool race_reported = false;            // a shared-memory race of this instruction was reported
   MbarrierActivity* mbar = nullptr;      // the CTA's mbarrier counters
   bool park = false;                     // set by a wait whose phase is incomplete: the warp yields
   std::uint64_t park_addr = 0;           // the shared offset of that mbarrier
 
   // A shared-memory access of [addr, addr + n) in a lane: reported (once an instruction) when a
-  // cp.async in flight writes any of those bytes.
+  // cp.async or a bulk copy in flight writes any of those bytes.
   void shared_access(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n, bool write);
 
   // The bits of a source operand in a lane: a register (its full width), an immediate (already
@@ -109,6 +111,18 @@ void run_builtin(Exec& x, const ptx::Instruction& call, std::uint32_t lanes, Bui
 // (`params`: Program::call_params indices), and the callee's return parameters back.
 void copy_params(Exec& x, const ptx::Operand& args, const std::vector<int>& params, std::uint32_t lanes);
 void copy_returns(Exec& x, const ptx::Operand& rets, const std::vector<int>& returns, std::uint32_t lanes);
+
+// atom/red's operation (its AtomOp in d.mode, type in d.type) on the old value and b (c: cas's
+// new value); `global`: on global memory (f32 adds flush there). sem_atomic.cpp.
+std::uint64_t atomic_operate(const ptx::Instruction& ins, bool global, std::uint64_t old, std::uint64_t b,
+                             std::uint64_t c);
+// The bulk-copy unit (sem_bulk.cpp): cp.async.bulk*, cp.reduce.async.bulk, for cp's semantic
+// function; write_bulk_store writes a completed copy to global memory (the end of a CTA too).
+void cp_async_bulk(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
+void write_bulk_store(const ptx::Program& p, Memory& global, const BulkCopies::Store& s);
+// Completes the bulk copies into shared memory in flight on the mbarrier at shared offset `mbar`
+// (their bytes land, then complete_tx of their sizes); an mbarrier wait that needs them calls it.
+void complete_bulk_loads(Exec& x, std::uint64_t mbar);
 
 // Float arithmetic of one instruction on one lane (sem_float.cpp), for the shared opcodes.
 std::uint64_t float_arith(const ptx::Instruction& ins, std::uint64_t a, std::uint64_t b, std::uint64_t c);

@@ -42,7 +42,9 @@ const Instruction& float_add(PtxType t, bool ftz) {
   return table[2 * k + (ftz ? 1 : 0)];
 }
 
-std::uint64_t operate(const Instruction& ins, bool global, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
+}  // namespace
+
+std::uint64_t atomic_operate(const Instruction& ins, bool global, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
   const PtxType t = ins.d.type;
   const int bits = ptx::bits(t);
   const std::uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
@@ -69,6 +71,8 @@ std::uint64_t operate(const Instruction& ins, bool global, std::uint64_t old, st
   return old;
 }
 
+namespace {
+
 void atom(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const bool red = ins.d.mode2 == 1;
   const int bytes = ptx::bits(ins.d.type) / 8;
@@ -84,7 +88,7 @@ void atom(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::uint64_t c = cas ? x.read(ins.ops[at + 2], lane) : 0;
     try {
       const std::uint64_t old = mem->load(a, bytes);
-      mem->store(a, bytes, operate(ins, !shared, old, b, c));
+      mem->store(a, bytes, atomic_operate(ins, !shared, old, b, c));
       if (!red) x.write(ins.ops[0], lane, old);
     } catch (const Error& e) {
       throw Error(fmt::format("lane {}: {}", lane, e.what()));

@@ -223,6 +223,7 @@ void cvta(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const std::uint64_t window = !wide ? 0
                                : ins.d.space == ptx::Space::shared ? Machine::kSharedWindow
                                : ins.d.space == ptx::Space::local  ? Machine::kLocalWindow
+                               : ins.d.space == ptx::Space::param  ? Machine::kParamWindow
                                                                    : 0;
   for_lanes(lanes, [&](int lane) {
     std::uint64_t a = x.read(ins.ops[1], lane);

@@ -78,7 +78,12 @@ void sem_mbarrier(Exec& x, const Instruction& ins, std::uint32_t lanes) {
                                     op == MbarrierOp::test_wait ? "test_wait" : "try_wait"));
           const std::uint64_t v = x.read(ins.ops[2], lane);
           const bool parity = (flags & flag::parity) ? (v & 1U) != 0 : Mbarrier::decode(v).phase;
-          const bool done = b.phase_done(parity);
+          bool done = b.phase_done(parity);
+          if (!done && x.bulk && !x.bulk->idle()) {  // the bulk copies this wait needs complete now
+            complete_bulk_loads(x, a);
+            b = Mbarrier::decode(shared.load(a, 8));
+            done = b.phase_done(parity);
+          }
           x.write(ins.ops[0], lane, done ? 1 : 0);
           if (!done && !x.park) {
             x.park = true;

@@ -192,6 +192,8 @@ std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr, 
         return {&shared, addr - Machine::kSharedWindow};
       if (addr >= Machine::kLocalWindow && addr - Machine::kLocalWindow < frame)
         return in_frame(addr - Machine::kLocalWindow, locals, "local");
+      if (addr >= Machine::kParamWindow && addr - Machine::kParamWindow < ptx::Program::kCallParamBase)
+        return {&m.param(), addr - Machine::kParamWindow};
       return {&m.global(), addr};
     default: throw Error(fmt::format("memory space .{} is not supported", ptx::name(s)));
   }
@@ -203,6 +205,10 @@ void check_aligned(int lane, std::uint64_t addr, std::uint64_t bytes) {
 }
 
 void cp_async(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (ins.d.unit == ptx::AsyncUnit::bulk) {
+    cp_async_bulk(x, ins, lanes);
+    return;
+  }
   AsyncCopies& copies = *x.copies;
   switch (ins.d.step) {
     case ptx::AsyncStep::commit: for_lanes(lanes, [&](int lane) { copies.commit(x.base + lane); }); return;
@@ -316,9 +322,13 @@ void wmma_transfer(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       if (load) x.write(reg, lane, word);
     }
 }
+// prefetch, prefetchu: no effect on results.
+void prefetch(Exec&, const Instruction&, std::uint32_t) {}
 
 void register_memory(std::vector<SemanticSpec>& t) {
   t.push_back({"cp", cp_async});
+  t.push_back({"prefetch", prefetch});
+  t.push_back({"prefetchu", prefetch});
   t.push_back({"ld", ld});
   t.push_back({"st", st});
   t.push_back({"ldmatrix", ldmatrix});

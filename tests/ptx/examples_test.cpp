@@ -151,7 +151,7 @@ TEST(PtxExamples, MmaF64MatchesAnFmaChain) {
 using test::run_cli;
 
 TEST(PtxRunCli, EveryExampleRuns) {
-  for (const char* name : {"mma_f16_ldmatrix", "cvt_pack", "divergent_loop", "fp8_mma", "shfl_reduce", "mma_f64"}) {
+  for (const char* name : {"mma_f16_ldmatrix", "cvt_pack", "divergent_loop", "fp8_mma", "shfl_reduce", "mma_f64", "tma_box"}) {
     SCOPED_TRACE(name);
     const std::string yaml = kDir + name + ".yaml";
     const bool has = std::ifstream(yaml).good();

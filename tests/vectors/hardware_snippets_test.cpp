@@ -38,14 +38,24 @@ TEST(HardwareSnippets, EveryCapturedCaseMatchesWithoutDiagnostics) {
   EXPECT_EQ(expect_gpu_results(files), files.size() * 3);  // tools/capture/snippets/capture.sh: three cases a file
 }
 
+// Bulk copies and TMA (tests/data/tma-sm90, docs/hardware/tensormap-sm90.md): cp.async.bulk both
+// ways with cp.reduce.async.bulk (two cases), and one TMA box per file through tensor maps the
+// driver encoded: every swizzle, ranks 1..5, element strides, boxes past the tensor's ends, NaN
+// fill, and the same box stored back.
+TEST(HardwareSnippets, BulkCopiesAndTmaBoxesGiveTheGpuBytes) {
+  const auto files = captured("data/tma-sm90", ".test.yaml.xz");
+  ASSERT_GE(files.size(), 15U);
+  EXPECT_EQ(expect_gpu_results(files), files.size() + 1);  // bulk_copy has two cases, the boxes one each
+}
+
 // The real-kernel corpus (tests/kernels, docs/kernels.md): whole compiler-emitted kernels, each
 // case's expected global memory the bytes the GPU stored.
 TEST(HardwareSnippets, RealKernelCorpusGivesTheGpuBytes) {
   const auto files = captured("kernels", ".test.yaml.xz");
-  ASSERT_EQ(files.size(), 17U);
-  // tools/kernels/capture.sh: 15 Triton kernels with two cases each; the CUDA samples' two files
-  // with four (two kernels, two targets).
-  EXPECT_EQ(expect_gpu_results(files), 15U * 2 + 2 * 4);
+  ASSERT_EQ(files.size(), 18U);
+  // tools/kernels/capture.sh: 16 Triton kernels (the TMA matmul among them) with two cases each;
+  // the CUDA samples' two files with four (two kernels, two targets).
+  EXPECT_EQ(expect_gpu_results(files), 16U * 2 + 2 * 4);
 }
 
 }  // namespace

@@ -12,7 +12,15 @@
 // --params: the kernel's parameters in order, comma-separated (default `in,out`): `in` and `out`
 // (the buffers' addresses), `in+B` (the address B bytes into the input buffer, for kernels that
 // take several input matrices), `null` (a 64-bit 0, e.g. Triton's unused scratch pointers), `u32:V`,
-// `u64:V` (a value).
+// `u64:V` (a value), `tmap:SPEC` (a CUtensorMap by cuTensorMapEncodeTiled over a buffer, below).
+//
+// A tensor map's SPEC: `TYPE;BUFFER;DIMS;STRIDES;BOX;SWIZZLE[;KEY=VALUE...]`, e.g.
+// `tmap:f16;in+32768;128x128;256;64x32;128;l2=128`: TYPE u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32ftz
+// tf32 tf32ftz; BUFFER `in` or `out` with an optional +byte offset; DIMS, BOX innermost first,
+// `x`-separated; STRIDES the byte strides of dimensions 1.. (`-` for rank 1); SWIZZLE 0, 32, 64,
+// 128; keys `estr=1x1` (element strides), `l2=0|64|128|256`, `oob=nan`, `il=16|32`. The launch
+// gets the map of the real buffer; the vector's parameter is the driver's map of the same call
+// with the simulated buffer address (so both bytes come from the driver).
 // --dynamic-shared: bytes of dynamic shared memory (`.extern .shared` arrays) for the launch and the
 // vector's state.
 //
@@ -174,24 +182,105 @@ void write_words(std::ostream& o, const char* indent, std::uint64_t address, con
 }
 
 // One kernel parameter: its bits and width, and how the YAML state spells it.
+struct TensorMapSpec {
+  int type = 0, rank = 0;
+  bool out = false;  // over the output buffer, else the input
+  std::uint64_t offset = 0;
+  cuuint64_t dims[5] = {}, strides[4] = {};
+  cuuint32_t box[5] = {}, estr[5] = {1, 1, 1, 1, 1};
+  int swizzle = 0, l2 = 0, oob = 0, interleave = 0;
+};
+
 struct Param {
-  enum Kind { in, out, value } kind = value;
+  enum Kind { in, out, value, tmap } kind = value;
   std::uint64_t bits = 0;  // in: the byte offset into the input buffer
   bool wide = true;  // 8 bytes, else 4
+  TensorMapSpec map;
 };
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep)) out.push_back(item);
+  return out;
+}
+
+TensorMapSpec parse_tmap(const std::string& spec) {
+  static const char* types[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32ftz",
+                                "tf32", "tf32ftz"};
+  const std::vector<std::string> f = split(spec, ';');
+  if (f.size() < 6) throw Fatal("--params: tmap:" + spec + " needs TYPE;BUFFER;DIMS;STRIDES;BOX;SWIZZLE");
+  TensorMapSpec m;
+  m.type = -1;
+  for (int t = 0; t < 13; ++t)
+    if (f[0] == types[t]) m.type = t;
+  if (m.type < 0) throw Fatal("--params: tmap type '" + f[0] + "' unknown");
+  const std::string buf = f[1].substr(0, f[1].find('+'));
+  if (buf != "in" && buf != "out") throw Fatal("--params: tmap buffer '" + f[1] + "' is not in or out");
+  m.out = buf == "out";
+  if (f[1].find('+') != std::string::npos) m.offset = std::stoull(f[1].substr(f[1].find('+') + 1), nullptr, 0);
+  const std::vector<std::string> dims = split(f[2], 'x'), box = split(f[4], 'x');
+  m.rank = static_cast<int>(dims.size());
+  if (m.rank < 1 || m.rank > 5 || box.size() != dims.size()) throw Fatal("--params: tmap " + spec + ": rank 1..5, as many box sizes");
+  for (int i = 0; i < m.rank; ++i) {
+    m.dims[i] = std::stoull(dims[static_cast<std::size_t>(i)]);
+    m.box[i] = static_cast<cuuint32_t>(std::stoul(box[static_cast<std::size_t>(i)]));
+  }
+  if (m.rank > 1) {
+    const std::vector<std::string> st = split(f[3], 'x');
+    if (static_cast<int>(st.size()) != m.rank - 1) throw Fatal("--params: tmap " + spec + ": rank - 1 strides");
+    for (int i = 0; i + 1 < m.rank; ++i) m.strides[i] = std::stoull(st[static_cast<std::size_t>(i)]);
+  }
+  const int sw = std::stoi(f[5]);
+  m.swizzle = sw == 0 ? 0 : sw == 32 ? 1 : sw == 64 ? 2 : sw == 128 ? 3 : -1;
+  if (m.swizzle < 0) throw Fatal("--params: tmap swizzle 0, 32, 64 or 128");
+  for (std::size_t k = 6; k < f.size(); ++k) {
+    const auto eq = f[k].find('=');
+    const std::string key = f[k].substr(0, eq), v = eq == std::string::npos ? "" : f[k].substr(eq + 1);
+    if (key == "estr") {
+      const std::vector<std::string> e = split(v, 'x');
+      for (int i = 0; i < m.rank && i < static_cast<int>(e.size()); ++i) m.estr[i] = static_cast<cuuint32_t>(std::stoul(e[static_cast<std::size_t>(i)]));
+    } else if (key == "l2") {
+      const int l = std::stoi(v);
+      m.l2 = l == 0 ? 0 : l == 64 ? 1 : l == 128 ? 2 : 3;
+    } else if (key == "oob") {
+      m.oob = v == "nan" ? 1 : 0;
+    } else if (key == "il") {
+      m.interleave = v == "16" ? 1 : v == "32" ? 2 : 0;
+    } else {
+      throw Fatal("--params: tmap key '" + key + "' unknown (estr, l2, oob, il)");
+    }
+  }
+  return m;
+}
+
+CUtensorMap encode_map(const TensorMapSpec& m, std::uint64_t base) {
+  CUtensorMap map;
+  const CUresult r = cuTensorMapEncodeTiled(
+      &map, static_cast<CUtensorMapDataType>(m.type), static_cast<cuuint32_t>(m.rank),
+      reinterpret_cast<void*>(static_cast<std::uintptr_t>(base + m.offset)), m.dims, m.strides, m.box, m.estr,
+      static_cast<CUtensorMapInterleave>(m.interleave), static_cast<CUtensorMapSwizzle>(m.swizzle),
+      static_cast<CUtensorMapL2promotion>(m.l2), static_cast<CUtensorMapFloatOOBfill>(m.oob));
+  cu_check(r, "cuTensorMapEncodeTiled");
+  return map;
+}
 
 std::vector<Param> parse_params(const std::string& list) {
   std::vector<Param> out;
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item == "in") out.push_back({Param::in});
-    else if (item.rfind("in+", 0) == 0) out.push_back({Param::in, std::stoull(item.substr(3), nullptr, 0), true});
-    else if (item == "out") out.push_back({Param::out});
-    else if (item == "null") out.push_back({Param::value, 0, true});
-    else if (item.rfind("u32:", 0) == 0) out.push_back({Param::value, std::stoull(item.substr(4), nullptr, 0), false});
-    else if (item.rfind("u64:", 0) == 0) out.push_back({Param::value, std::stoull(item.substr(4), nullptr, 0), true});
-    else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V)");
+    Param p;
+    if (item == "in") p.kind = Param::in;
+    else if (item.rfind("in+", 0) == 0) p.kind = Param::in, p.bits = std::stoull(item.substr(3), nullptr, 0);
+    else if (item == "out") p.kind = Param::out;
+    else if (item == "null") p.kind = Param::value;
+    else if (item.rfind("u32:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0), p.wide = false;
+    else if (item.rfind("u64:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0);
+    else if (item.rfind("tmap:", 0) == 0) p.kind = Param::tmap, p.map = parse_tmap(item.substr(5));
+    else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V, tmap:SPEC)");
+    out.push_back(p);
   }
   if (out.empty()) throw Fatal("--params: empty list");
   return out;
@@ -273,6 +362,18 @@ int main(int argc, char** argv) try {
   std::vector<Param> params = parse_params(opt.params);
   std::string yaml_params;
   for (const Param& p : params) {
+    if (p.kind == Param::tmap) {  // the driver's map over the simulated buffer
+      const CUtensorMap map = encode_map(p.map, p.map.out ? kOutAddress : kInAddress);
+      const auto* b = reinterpret_cast<const unsigned char*>(&map);
+      yaml_params += yaml_params.empty() ? "{bytes: \"" : ", {bytes: \"";
+      char hex[4];
+      for (int i = 0; i < 128; ++i) {
+        std::snprintf(hex, sizeof hex, "%02x", b[i]);
+        yaml_params += hex;
+      }
+      yaml_params += "\"}";
+      continue;
+    }
     char buf[32];
     const std::uint64_t shown = p.kind == Param::in ? kInAddress + p.bits : p.kind == Param::out ? kOutAddress : p.bits;
     std::snprintf(buf, sizeof buf, "%s%#llx", yaml_params.empty() ? "" : ", ", static_cast<unsigned long long>(shown));
@@ -286,7 +387,7 @@ int main(int argc, char** argv) try {
     << (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1
             ? " --grid " + std::to_string(opt.grid[0]) + "," + std::to_string(opt.grid[1]) + "," + std::to_string(opt.grid[2])
             : std::string())
-    << (opt.params != "in,out" ? " --params " + opt.params : std::string())
+    << (opt.params != "in,out" ? " --params '" + opt.params + "'" : std::string())
     << (opt.dynamic_shared ? " --dynamic-shared " + std::to_string(opt.dynamic_shared) : std::string())
     << " --cases " << opt.cases
     << " --seed " << opt.seed << "\n"
@@ -304,8 +405,14 @@ int main(int argc, char** argv) try {
     CU(cuMemcpyHtoD(dout, out.data(), out.size() * 4));
     // Each parameter's bytes in its own slot: cuLaunchKernel reads as many as the kernel declares.
     std::vector<std::uint64_t> slots(params.size());
+    std::vector<CUtensorMap> maps(params.size());
     std::vector<void*> args(params.size());
     for (std::size_t i = 0; i < params.size(); ++i) {
+      if (params[i].kind == Param::tmap) {
+        maps[i] = encode_map(params[i].map, params[i].map.out ? dout : din);
+        args[i] = &maps[i];
+        continue;
+      }
       slots[i] = params[i].kind == Param::in ? din + params[i].bits : params[i].kind == Param::out ? dout : params[i].bits;
       if (!params[i].wide && slots[i] > 0xffffffffULL) throw Fatal("--params: a u32 value does not fit 32 bits");
       args[i] = &slots[i];  // little-endian: a u32 parameter reads the slot's low 4 bytes

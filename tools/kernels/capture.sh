@@ -60,3 +60,9 @@ for t in sm80 sm90a; do
     --params in,in+16384,in+32768,out,u32:128,u32:128,u32:128,u32:3,u32:2 \
     --in u32:4096,u32:4096,u32:16384 --out-words 16384 --yaml "$out/${k}_simple.test.yaml"
 done
+# The TMA matmul (host-side tensor descriptors): A, B 128 x 128 f16, 64 x 64 tiles, K steps of 32;
+# each descriptor is a tensor map (then its shape as i32 and strides as i64), encoded as Triton's
+# launcher does (swizzle and box from the compiler's tensordesc_meta, L2 promotion 128B).
+run kernels/triton-tma/matmul_tma_f16_sm90a matmul_tma 128 --grid 4 \
+  --params "tmap:f16;in;128x128;256;32x64;64;l2=128,u32:128,u32:128,u64:128,u64:1,tmap:f16;in+32768;128x128;256;64x32;128;l2=128,u32:128,u32:128,u64:128,u64:1,out,u32:128,u32:128,u32:128,null,null" \
+  --dynamic-shared 24600 --in f16s:32768 --out-words 16384

@@ -81,6 +81,24 @@ def matmul(a_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, 
 
 
 @triton.jit
+def matmul_tma(a_desc, b_desc, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """C = A B through host-side tensor descriptors (TMA): A [M, K] and B [K, N] f16, C [M, N] f32.
+    Each descriptor is a 128-byte CUtensorMap kernel parameter (then its shape and strides) that
+    the launcher encodes with cuTensorMapEncodeTiled; the loads become cp.async.bulk.tensor into
+    swizzled shared memory, completed on mbarriers, feeding wgmma."""
+    pm = tl.program_id(0) // tl.cdiv(N, BLOCK_N)
+    pn = tl.program_id(0) % tl.cdiv(N, BLOCK_N)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    for k in tl.range(0, K, BLOCK_K):
+        a = a_desc.load([pm * BLOCK_M, k])
+        b = b_desc.load([k, pn * BLOCK_N])
+        acc = tl.dot(a, b, acc)
+    rm = pm * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pn * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
 def softmax(x_ptr, y_ptr, cols, BLOCK: tl.constexpr):
     """Row-wise softmax of f32 rows of `cols` elements (one row per program): exp and division."""
     row = tl.program_id(0)
@@ -103,9 +121,9 @@ def layernorm(x_ptr, y_ptr, cols, BLOCK: tl.constexpr):
     tl.store(y_ptr + row * cols + offs, d * rstd, mask=mask)
 
 
-def aligned(n):
+def aligned(signature):
     """Pointers 16-byte aligned and sizes multiples of 16, as Triton's launcher would specialise them."""
-    return {(i,): [["tt.divisibility", 16]] for i in range(n)}
+    return {(i,): [["tt.divisibility", 16]] for i, t in enumerate(signature.values()) if t[0] == "*" or t == "i32"}
 
 
 MATMUL = {"M": "i32", "N": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
@@ -131,16 +149,22 @@ KERNELS = [
      {**F32_TILES, "BLOCK_K": 64, "ACC": tl.int32}, (80, 90), 4, 3),
     ("kernels/triton-matmul", "matmul_f16_tanh", matmul, {"a_ptr": "*fp16", "c_ptr": "*fp32", **MATMUL},
      {**F32_TILES, "TANH": True}, (80,), 4, 3),
+    ("kernels/triton-tma", "matmul_tma_f16", matmul_tma,
+     {"a_desc": "tensordesc<fp16[64, 32]>", "b_desc": "tensordesc<fp16[32, 64]>", "c_ptr": "*fp32", "M": "i32",
+      "N": "i32", "K": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, (90,), 4, 3),
     ("kernels/triton-rows", "softmax", softmax, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
     ("kernels/triton-rows", "layernorm", layernorm, {"x_ptr": "*fp32", "y_ptr": "*fp32", **ROWS}, {"BLOCK": 128}, (80,), 4, 1),
 ]
 
 
 def compile_for(fn, signature, constexprs, capability, warps, stages):
-    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=aligned(2 + sum(
-        1 for v in signature.values() if v == "i32")))
+    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=aligned(signature))
     compiled = triton.compile(src, target=GPUTarget("cuda", capability, 32),
                               options={"num_warps": warps, "num_stages": stages, "ptx_version": PTX_VERSION})
+    meta = getattr(compiled.metadata, "tensordesc_meta", None)
+    if meta:  # the maps the launcher must encode (tools/kernels/capture.sh passes them on)
+        print(f"{fn.__name__} sm{capability}: tensor maps {meta}")
     return compiled.asm["ptx"], compiled.metadata.shared
 
 

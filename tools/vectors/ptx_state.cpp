@@ -1,11 +1,13 @@
 #include "tools/vectors/ptx_state.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <charconv>
 #include <set>
 
 #include "sim/error.hpp"
+#include "sim/exec/tensor_map.hpp"
 #include "sim/numeric/exact.hpp"
 #include "tools/vectors/value_text.hpp"
 
@@ -39,6 +41,76 @@ std::uint64_t integer_of(const YamlFile& f, const YAML::Node& n, const char* wha
     return parse_value_text(n.Scalar(), 64, ptx::PtxType::u64);
   } catch (const Error& e) {
     f.fail(n, fmt::format("{}: {}", what, e.what()));
+  }
+}
+
+// A tensor map declared by its parameters (docs/state-format.md, "Tensor maps"): the 128 bytes
+// cuTensorMapEncodeTiled writes for them (sim/exec/tensor_map.hpp).
+std::vector<std::uint8_t> tensor_map_bytes(const YamlFile& f, const YAML::Node& n) {
+  if (!n.IsMap()) f.fail(n, "'tensor_map' is a map {type: ..., address: ..., dims: [...], ...}");
+  f.check_keys(n, {"type", "address", "dims", "strides", "box", "element_strides", "swizzle", "interleave",
+                   "l2_promotion", "oob_fill"},
+               "'tensor_map'");
+  for (const char* k : {"type", "address", "dims", "box"})
+    if (!n[k]) f.fail(n, fmt::format("a tensor map needs '{}'", k));
+  TensorMapParams p;
+  const auto t = parse_tensor_map_type(n["type"].Scalar());
+  if (!t)
+    f.fail(n["type"], fmt::format("tensor map type '{}' is not one of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 "
+                                  "f32_ftz tf32 tf32_ftz",
+                                  n["type"].Scalar()));
+  p.type = *t;
+  p.address = integer_of(f, n["address"], "the tensor map's address");
+  const auto list = [&](const char* key, std::size_t lo, std::size_t hi) {
+    const YAML::Node l = n[key];
+    if (!l.IsSequence() || l.size() < lo || l.size() > hi)
+      f.fail(l, fmt::format("'{}' is a list of {} to {} numbers (innermost dimension first)", key, lo, hi));
+    std::vector<std::uint64_t> v;
+    for (const auto& e : l) v.push_back(integer_of(f, e, key));
+    return v;
+  };
+  const std::vector<std::uint64_t> dims = list("dims", 1, 5);
+  p.rank = static_cast<int>(dims.size());
+  const auto r = static_cast<std::size_t>(p.rank);
+  for (std::size_t i = 0; i < r; ++i) p.dims[i] = dims[i];
+  const auto fixed = [&](const char* key, std::size_t size) {
+    const std::vector<std::uint64_t> v = list(key, size, size);
+    for (const std::uint64_t x : v)
+      if (x > 0xffffffffULL) f.fail(n[key], fmt::format("'{}' values fit 32 bits", key));
+    return v;
+  };
+  const std::vector<std::uint64_t> box = fixed("box", r);
+  for (std::size_t i = 0; i < r; ++i) p.box[i] = static_cast<std::uint32_t>(box[i]);
+  if (n["element_strides"]) {
+    const std::vector<std::uint64_t> e = fixed("element_strides", r);
+    for (std::size_t i = 0; i < r; ++i) p.element_strides[i] = static_cast<std::uint32_t>(e[i]);
+  }
+  if (p.rank > 1) {
+    if (!n["strides"]) f.fail(n, fmt::format("a tensor map of rank {} needs 'strides' (bytes, of dimensions 1..{})",
+                                             p.rank, p.rank - 1));
+    const std::vector<std::uint64_t> s = list("strides", r - 1, r - 1);
+    for (std::size_t i = 0; i + 1 < r; ++i) p.strides[i] = s[i];
+  } else if (n["strides"]) {
+    f.fail(n["strides"], "a tensor map of rank 1 has no strides");
+  }
+  const auto choice = [&](const char* key, std::initializer_list<std::string_view> names) {
+    if (!n[key]) return 0;
+    int i = 0;
+    for (const std::string_view s : names) {
+      if (n[key].Scalar() == s) return i;
+      ++i;
+    }
+    f.fail(n[key], fmt::format("'{}' is one of {}", key, fmt::join(names, ", ")));
+  };
+  p.swizzle = choice("swizzle", {"none", "32B", "64B", "128B"});
+  p.interleave = choice("interleave", {"none", "16B", "32B"});
+  p.l2_promotion = choice("l2_promotion", {"none", "64B", "128B", "256B"});
+  p.oob_nan = choice("oob_fill", {"zero", "nan"}) == 1;
+  try {
+    const TensorMapBytes b = encode_tensor_map(p);
+    return {b.begin(), b.end()};
+  } catch (const Error& e) {
+    f.fail(n, e.what());
   }
 }
 
@@ -349,8 +421,11 @@ void PtxState::apply(Machine& m) const {
     if (const YAML::Node ps = r["params"]) {
       const auto set_param = [&](const ptx::Variable& v, const YAML::Node& val) {
         std::vector<std::uint8_t> bytes;
-        if (val.IsMap()) {
-          f.check_keys(val, {"bytes", "type", "values", "ramp"});
+        if (val.IsMap() && val["tensor_map"]) {
+          f.check_keys(val, {"tensor_map"});
+          bytes = tensor_map_bytes(f, val["tensor_map"]);
+        } else if (val.IsMap()) {
+          f.check_keys(val, {"bytes", "type", "values", "ramp", "tensor_map"});
           bytes = block_bytes(f, val, work);
         } else {
           const int w = ptx::bits(v.type);

@@ -1,0 +1,268 @@
+// The bulk-copy unit: cp.async.bulk between global and shared memory, cp.reduce.async.bulk, and
+// cp.async.bulk.tensor (TMA) in tile mode through a tensor map (sim/exec/tensor_map.hpp), with
+// their mbarrier completion and bulk groups (sim/exec/bulk_copy.hpp; docs/ptx-interpreter.md,
+// "Bulk copies and TMA").
+//
+// A tensor copy moves a box: floor(box[i] / element stride[i]) elements along dimension i, element
+// j at coordinate c[i] + j * element stride[i]. In shared memory the box is dense, dimension 0
+// innermost, at the destination, each byte at the address the map's swizzle gives
+// (swizzle_address of sim/exec/descriptor: 16-byte chunk bits 4..6 XOR address bits 7..9, on the
+// absolute shared address, as wgmma reads it; docs/hardware/tensormap-sm90.md). Elements outside
+// the tensor load as zeros (or the map's NaN) and are not stored.
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+#include "sim/exec/descriptor.hpp"
+#include "sim/exec/mbarrier.hpp"
+#include "sim/exec/ptx_semantics.hpp"
+#include "sim/exec/tensor_map.hpp"
+
+namespace ptxmma::exec {
+namespace {
+
+using ptx::BulkKind;
+using ptx::Instruction;
+using ptx::Operand;
+
+void aligned16(const char* what, std::uint64_t v) {
+  if (v % 16 != 0) throw Error(fmt::format("the {} {:#x} is not a multiple of 16", what, v));
+}
+
+// [dst, dst + n) inside the CTA's shared memory.
+void in_shared(Exec& x, const char* what, std::uint64_t a, std::uint64_t n) {
+  if (a > x.cta.shared.size() || n > x.cta.shared.size() - a)
+    throw Error(fmt::format("the {} [{:#x}, {:#x}) is outside the CTA's {} bytes of shared memory", what, a, a + n,
+                            x.cta.shared.size()));
+}
+
+// The mbarrier operand: a shared offset, 8-byte aligned.
+std::uint64_t mbarrier_at(Exec& x, const Operand& op, int lane) {
+  const std::uint64_t a = x.address(op, lane);
+  if (a % 8 != 0) throw Error(fmt::format("the mbarrier address {:#x} is not 8-byte aligned", a));
+  in_shared(x, "mbarrier", a, 8);
+  return a;
+}
+
+// The tensor map of [map, {...}] in a lane: a kernel parameter (or .global/.const variable) by
+// name, or a generic address (of param, const or global memory).
+TensorMapParams tensor_map(Exec& x, const Operand& op, int lane) {
+  const Operand& base = op.elems[0];
+  Memory* mem = nullptr;
+  std::uint64_t a = 0;
+  if (base.kind == Operand::Kind::symbol && x.p.find_param(base.text)) {
+    mem = &x.m.param();
+    a = x.address(op, lane);
+  } else {
+    const std::uint64_t g = x.address(op, lane);
+    std::tie(mem, a) = resolve(x, ptx::Space::generic, g, lane, 128);
+    if (mem == &x.cta.shared) throw Error(fmt::format("the tensor map at {:#x} is in shared memory", g));
+  }
+  if (a % 64 != 0) throw Error(fmt::format("the tensor map at {:#x} is not 64-byte aligned", a));
+  TensorMapBytes b{};
+  mem->read(a, b.data(), b.size());
+  TensorMapParams p = decode_tensor_map(b);
+  if (p.interleave != 0)
+    throw Error(fmt::format("interleaved tensor maps are not supported ({})", describe(p)));
+  return p;
+}
+
+// The box of a tensor copy: each element's global address (or none, outside the tensor) in the
+// order of shared memory.
+struct Box {
+  TensorMapParams map;
+  int esize = 0;
+  std::array<std::int64_t, 5> start{};
+  std::array<std::uint64_t, 5> count{1, 1, 1, 1, 1};
+  [[nodiscard]] std::uint64_t elements() const { return count[0] * count[1] * count[2] * count[3] * count[4]; }
+  // Element k (shared order): its global address, or nullopt outside the tensor.
+  [[nodiscard]] std::optional<std::uint64_t> global(std::uint64_t k) const {
+    std::uint64_t addr = map.address;
+    for (int i = 0; i < map.rank; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      const std::uint64_t j = k % count[u];
+      k /= count[u];
+      const std::int64_t c = start[u] + static_cast<std::int64_t>(j * map.element_strides[u]);
+      if (c < 0 || static_cast<std::uint64_t>(c) >= map.dims[u]) return std::nullopt;
+      addr += static_cast<std::uint64_t>(c) * (i == 0 ? static_cast<std::uint64_t>(esize) : map.strides[u - 1]);
+    }
+    return addr;
+  }
+};
+
+Box box_of(Exec& x, const Operand& op, int lane) {
+  Box b;
+  b.map = tensor_map(x, op, lane);
+  const Operand& coords = op.elems[1];
+  if (static_cast<int>(coords.elems.size()) != b.map.rank)
+    throw Error(fmt::format("{} coordinates for a tensor map of rank {} ({})", coords.elems.size(), b.map.rank,
+                            describe(b.map)));
+  b.esize = element_bytes(b.map.type);
+  for (int i = 0; i < b.map.rank; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    b.start[u] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x.read(coords.elems[u], lane)));
+    // The H100 stopped with an illegal instruction for every box that starts below 0, loads and
+    // stores alike (docs/hardware/tensormap-sm90.md).
+    if (b.start[u] < 0)
+      throw Error(fmt::format("coordinate {} of the box is {}: a box starting below 0 stopped the H100 with an "
+                              "illegal instruction",
+                              i, b.start[u]));
+    b.count[u] = b.map.box[u] / b.map.element_strides[u];
+  }
+  return b;
+}
+
+// The shared address of byte `off` of the dense box placed at `dst`: under a swizzle each row
+// (the box's dimension 0) takes the swizzle's span, however narrow, then the swizzle permutes the
+// 16-byte chunks on the absolute address (docs/hardware/tensormap-sm90.md).
+std::uint64_t smem_byte(const Box& b, std::uint64_t dst, std::uint64_t off) {
+  static constexpr Swizzle kSwizzle[] = {Swizzle::none, Swizzle::b32, Swizzle::b64, Swizzle::b128};
+  if (b.map.swizzle == 0) return dst + off;
+  const std::uint64_t row = b.count[0] * static_cast<std::uint64_t>(b.esize);
+  const auto pitch = static_cast<std::uint64_t>(swizzle_span(b.map.swizzle));
+  return swizzle_address(dst + off / row * pitch + off % row, kSwizzle[b.map.swizzle], 0);
+}
+
+// The shared bytes a box occupies at `dst` (its rows padded to the swizzle span).
+std::uint64_t footprint(const Box& b) {
+  const std::uint64_t row = b.count[0] * static_cast<std::uint64_t>(b.esize);
+  const std::uint64_t pitch = b.map.swizzle == 0 ? row : static_cast<std::uint64_t>(swizzle_span(b.map.swizzle));
+  return b.elements() / b.count[0] * pitch;
+}
+
+void issue_load(Exec& x, const Instruction& ins, int lane, int pc) {
+  BulkCopies::Load l;
+  l.pc = pc;
+  l.thread = x.base + lane;
+  const std::uint64_t dst = x.address(ins.ops[0], lane);
+  const auto kind = static_cast<BulkKind>(ins.d.mode2);
+  if (kind == BulkKind::load) {
+    const std::uint64_t src = x.address(ins.ops[1], lane), size = x.read(ins.ops[2], lane);
+    l.mbar = mbarrier_at(x, ins.ops[3], lane);
+    aligned16("destination", dst);
+    aligned16("source", src);
+    if (size == 0 || size % 16 != 0) throw Error(fmt::format("a size of {} bytes; a positive multiple of 16", size));
+    in_shared(x, "destination", dst, size);
+    BulkCopies::Run r{dst, std::vector<std::uint8_t>(size)};
+    x.m.global().read(src, r.bytes.data(), r.bytes.size());
+    l.runs.push_back(std::move(r));
+    l.tx = size;
+  } else {
+    const Box b = box_of(x, ins.ops[1], lane);
+    l.mbar = mbarrier_at(x, ins.ops[2], lane);
+    if (dst % 128 != 0) throw Error(fmt::format("the destination {:#x} is not 128-byte aligned", dst));
+    const std::uint64_t n = b.elements() * static_cast<std::uint64_t>(b.esize);
+    in_shared(x, "box's destination", dst, footprint(b));
+    // Outside the tensor: zeros, or with the map's NaN fill the 16-bit pattern 0x7ff7 in every
+    // element of a floating-point type (a NaN in f16, bf16, f32 and f64 alike; what the H100 wrote).
+    const bool nan = b.map.oob_nan && static_cast<int>(b.map.type) >= static_cast<int>(TensorMapType::f16);
+    std::vector<std::uint8_t> dense(n, 0);
+    if (nan)
+      for (std::uint64_t i = 0; i < n; ++i) dense[i] = i % 2 == 0 ? 0xf7 : 0x7f;
+    for (std::uint64_t k = 0; k < b.elements(); ++k)
+      if (const auto g = b.global(k))
+        x.m.global().read(*g, dense.data() + k * static_cast<std::uint64_t>(b.esize), static_cast<std::size_t>(b.esize));
+    // The box in shared order, then each 16-byte chunk moved to its place.
+    for (std::uint64_t off = 0; off < n; off += 16) {
+      const std::uint64_t a = smem_byte(b, dst, off);
+      if (l.runs.empty() || l.runs.back().addr + l.runs.back().bytes.size() != a) l.runs.push_back({a, {}});
+      l.runs.back().bytes.insert(l.runs.back().bytes.end(), dense.begin() + static_cast<std::ptrdiff_t>(off),
+                                 dense.begin() + static_cast<std::ptrdiff_t>(off + 16));
+    }
+    l.tx = n;
+  }
+  x.bulk->issue(std::move(l));
+}
+
+void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
+  BulkCopies::Store s;
+  s.pc = pc;
+  s.thread = x.base + lane;
+  const auto kind = static_cast<BulkKind>(ins.d.mode2);
+  const Memory& shared = x.cta.shared;
+  if (kind == BulkKind::store || kind == BulkKind::reduce) {
+    const std::uint64_t dst = x.address(ins.ops[0], lane), src = x.address(ins.ops[1], lane);
+    const std::uint64_t size = x.read(ins.ops[2], lane);
+    aligned16("destination", dst);
+    aligned16("source", src);
+    if (size == 0 || size % 16 != 0) throw Error(fmt::format("a size of {} bytes; a positive multiple of 16", size));
+    in_shared(x, "source", src, size);
+    x.shared_access(ins, lane, src, size, false);
+    BulkCopies::Run r{dst, std::vector<std::uint8_t>(size)};
+    shared.read(src, r.bytes.data(), r.bytes.size());
+    s.runs.push_back(std::move(r));
+    if (kind == BulkKind::reduce) s.element = ptx::bits(ins.d.type) / 8;
+  } else {
+    const Box b = box_of(x, ins.ops[0], lane);
+    const std::uint64_t src = x.address(ins.ops[1], lane);
+    if (src % 128 != 0) throw Error(fmt::format("the source {:#x} is not 128-byte aligned", src));
+    in_shared(x, "box's source", src, footprint(b));
+    x.shared_access(ins, lane, src, footprint(b), false);
+    const auto es = static_cast<std::uint64_t>(b.esize);
+    for (std::uint64_t k = 0; k < b.elements(); ++k) {
+      const auto g = b.global(k);
+      if (!g) continue;
+      BulkCopies::Run* r = s.runs.empty() ? nullptr : &s.runs.back();
+      if (!r || r->addr + r->bytes.size() != *g) r = &s.runs.emplace_back(BulkCopies::Run{*g, {}});
+      for (std::uint64_t i = 0; i < es; ++i) r->bytes.push_back(static_cast<std::uint8_t>(shared.load(smem_byte(b, src, k * es + i), 1)));
+    }
+  }
+  x.bulk->issue(std::move(s));
+}
+
+}  // namespace
+
+void write_bulk_store(const ptx::Program& p, Memory& global, const BulkCopies::Store& s) {
+  for (const BulkCopies::Run& r : s.runs) {
+    if (s.element == 0) {
+      global.write(r.addr, r.bytes.data(), r.bytes.size());
+      continue;
+    }
+    const Instruction& ins = p.code[static_cast<std::size_t>(s.pc)];
+    for (std::size_t i = 0; i < r.bytes.size(); i += static_cast<std::size_t>(s.element)) {
+      std::uint64_t v = 0;
+      for (int k = s.element - 1; k >= 0; --k) v = (v << 8) | r.bytes[i + static_cast<std::size_t>(k)];
+      const std::uint64_t a = r.addr + i;
+      global.store(a, s.element, atomic_operate(ins, true, global.load(a, s.element), v, 0));
+    }
+  }
+}
+
+void complete_bulk_loads(Exec& x, std::uint64_t mbar) {
+  if (x.bulk->idle()) return;
+  const std::vector<std::uint64_t> sizes = x.bulk->complete_loads(mbar, x.cta.shared);
+  for (const std::uint64_t n : sizes) {
+    Mbarrier b = Mbarrier::decode(x.cta.shared.load(mbar, 8));
+    const bool completed = b.complete_tx(static_cast<std::uint32_t>(n));
+    x.cta.shared.store(mbar, 8, b.encode());
+    ++x.mbar->changes;
+    if (completed) ++x.mbar->completions;
+  }
+}
+
+void cp_async_bulk(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  BulkCopies& bulk = *x.bulk;
+  const int pc = static_cast<int>(&ins - x.p.code.data());
+  switch (ins.d.step) {
+    case ptx::AsyncStep::commit: for_lanes(lanes, [&](int lane) { bulk.commit(x.base + lane); }); return;
+    case ptx::AsyncStep::wait:
+      for_lanes(lanes, [&](int lane) {
+        bulk.wait(x.base + lane, ins.d.groups, [&](const BulkCopies::Store& s) { write_bulk_store(x.p, x.m.global(), s); });
+      });
+      return;
+    case ptx::AsyncStep::issue: break;
+    default: return;  // prefetches
+  }
+  const auto kind = static_cast<BulkKind>(ins.d.mode2);
+  for_lanes(lanes, [&](int lane) {
+    try {
+      if (kind == BulkKind::load || kind == BulkKind::tensor_load)
+        issue_load(x, ins, lane, pc);
+      else
+        issue_store(x, ins, lane, pc);
+    } catch (const Error& e) {
+      throw Error(fmt::format("lane {}: {}", lane, e.what()));
+    }
+  });
+}
+
+}  // namespace ptxmma::exec

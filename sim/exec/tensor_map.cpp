@@ -1,0 +1,185 @@
+#include "sim/exec/tensor_map.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+
+namespace ptxmma {
+
+namespace {
+
+constexpr std::string_view kTypeNames[] = {"u8",  "u16", "u32",  "s32",     "u64",  "s64",     "f16",
+                                           "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz"};
+constexpr int kTypeBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+// The element code in qword 1 bits 7..10 per driver type; tf32 and tf32_ftz also set bit 16.
+constexpr int kTypeCode[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 7, 8};
+// The most bytes a box may hold: 227 KiB, a CTA's largest shared memory on sm_90 (the driver took
+// 232,320 and refused 233,856).
+constexpr std::uint64_t kMaxBoxBytes = 227 * 1024;
+
+std::uint64_t word(const TensorMapBytes& b, int q) {
+  std::uint64_t w = 0;
+  for (int i = 7; i >= 0; --i) w = (w << 8) | b[static_cast<std::size_t>(8 * q + i)];
+  return w;
+}
+
+void put(TensorMapBytes& b, int q, std::uint64_t w) {
+  for (int i = 0; i < 8; ++i) b[static_cast<std::size_t>(8 * q + i)] = static_cast<std::uint8_t>(w >> (8 * i));
+}
+
+std::uint64_t box_bytes(const TensorMapParams& p) {
+  std::uint64_t n = static_cast<std::uint64_t>(element_bytes(p.type));
+  for (int i = 0; i < p.rank; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    n *= p.box[k] / p.element_strides[k];
+  }
+  return n;
+}
+
+void check(const TensorMapParams& p) {
+  const auto fail = [](const std::string& s) { throw Error("tensor map: " + s); };
+  if (p.rank < 1 || p.rank > 5) fail(fmt::format("rank {} is outside 1..5", p.rank));
+  if (p.interleave < 0 || p.interleave > 2) fail(fmt::format("interleave {} is not none, 16B or 32B", p.interleave));
+  if (p.swizzle < 0 || p.swizzle > 3) fail(fmt::format("swizzle {} is not none, 32B, 64B or 128B", p.swizzle));
+  if (p.l2_promotion < 0 || p.l2_promotion > 3) fail(fmt::format("L2 promotion {} is not none, 64B, 128B or 256B", p.l2_promotion));
+  const std::uint64_t align = p.interleave == 2 ? 32 : 16;
+  if (p.address % align != 0) fail(fmt::format("the global address {:#x} is not {}-byte aligned", p.address, align));
+  if (p.address >> 57 != 0) fail(fmt::format("the global address {:#x} is not below 2^57", p.address));
+  const int e = element_bytes(p.type);
+  for (int i = 0; i < p.rank; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (p.dims[k] == 0 || p.dims[k] > (1ULL << 32))
+      fail(fmt::format("dimension {} has {} elements; 1 .. 2^32", i, p.dims[k]));
+    if (p.box[k] == 0 || p.box[k] > 256) fail(fmt::format("the box has {} elements in dimension {}; 1 .. 256", p.box[k], i));
+    if (p.element_strides[k] == 0 || p.element_strides[k] > 8)
+      fail(fmt::format("the element stride of dimension {} is {}; 1 .. 8", i, p.element_strides[k]));
+  }
+  for (int i = 0; i + 1 < p.rank; ++i) {
+    const std::uint64_t s = p.strides[static_cast<std::size_t>(i)];
+    if (s % align != 0 || s >= (1ULL << 40))
+      fail(fmt::format("the stride of dimension {} is {} bytes; a multiple of {} below 2^40", i + 1, s, align));
+  }
+  const std::uint64_t inner = static_cast<std::uint64_t>(p.box[0]) * static_cast<std::uint64_t>(e);
+  if (inner % 16 != 0) fail(fmt::format("the box's inner dimension is {} bytes, not a multiple of 16", inner));
+  if (p.interleave != 0) {
+    if (p.rank < 3) fail(fmt::format("interleave needs a rank of 3 or more, not {}", p.rank));
+    if (inner > 16U * static_cast<unsigned>(p.interleave))
+      fail(fmt::format("the box's inner dimension is {} bytes, wider than the {}B interleave", inner, 16 * p.interleave));
+    if (p.interleave == 2 && p.swizzle != 1) fail("32B interleave needs the 32B swizzle");
+  } else if (p.swizzle != 0 && inner > static_cast<std::uint64_t>(swizzle_span(p.swizzle))) {
+    fail(fmt::format("the box's inner dimension is {} bytes, wider than the {}B swizzle", inner, swizzle_span(p.swizzle)));
+  }
+  if (p.oob_nan && static_cast<int>(p.type) < static_cast<int>(TensorMapType::f16))
+    fail(fmt::format("a NaN out-of-bounds fill needs a floating-point type, not {}", name(p.type)));
+  if (box_bytes(p) > kMaxBoxBytes) fail(fmt::format("the box holds {} bytes, more than {}", box_bytes(p), kMaxBoxBytes));
+}
+
+}  // namespace
+
+std::string_view name(TensorMapType t) { return kTypeNames[static_cast<int>(t)]; }
+
+std::optional<TensorMapType> parse_tensor_map_type(std::string_view s) {
+  for (int i = 0; i < 13; ++i)
+    if (kTypeNames[i] == s) return static_cast<TensorMapType>(i);
+  return std::nullopt;
+}
+
+int element_bytes(TensorMapType t) { return kTypeBytes[static_cast<int>(t)]; }
+
+TensorMapBytes encode_tensor_map(const TensorMapParams& p) {
+  check(p);
+  TensorMapBytes b{};
+  const auto t = static_cast<int>(p.type);
+  std::uint64_t s[4] = {};
+  for (int i = 0; i + 1 < p.rank; ++i) s[i] = p.strides[static_cast<std::size_t>(i)] >> 4;
+  put(b, 0, p.address);
+  put(b, 1, static_cast<std::uint64_t>(p.rank - 1) << 4 | static_cast<std::uint64_t>(kTypeCode[t]) << 7 |
+                static_cast<std::uint64_t>(p.interleave) << 11 | static_cast<std::uint64_t>(p.swizzle) << 13 |
+                static_cast<std::uint64_t>(p.oob_nan) << 15 |
+                static_cast<std::uint64_t>(p.type == TensorMapType::tf32 || p.type == TensorMapType::tf32_ftz) << 16 |
+                static_cast<std::uint64_t>(p.l2_promotion) << 17 | (s[0] & 0xffffffffULL) << 32);
+  put(b, 2, (s[1] & 0xffffffffULL) | (s[2] & 0xffffffffULL) << 32);
+  put(b, 3, (s[3] & 0xffffffffULL) | (s[0] >> 32) << 32 | (s[1] >> 32) << 36 | (s[2] >> 32) << 40 | (s[3] >> 32) << 44);
+  std::uint64_t d[5] = {};
+  for (int i = 0; i < p.rank; ++i) d[i] = p.dims[static_cast<std::size_t>(i)] - 1;
+  put(b, 4, d[0] | d[1] << 32);
+  put(b, 5, d[2] | d[3] << 32);
+  std::uint64_t w6 = d[4] | static_cast<std::uint64_t>(p.box[0] - 1) << 56, w7 = 0;
+  for (int i = 0; i < p.rank; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    w6 |= static_cast<std::uint64_t>(p.element_strides[k] - 1) << (32 + 3 * i);
+    if (i > 0) w7 |= static_cast<std::uint64_t>(p.box[k] - 1) << (8 * (i - 1));
+  }
+  put(b, 6, w6);
+  put(b, 7, w7);
+  put(b, 8, box_bytes(p));
+  put(b, 9, p.swizzle == 0 ? 16 : 128U << p.swizzle);
+  return b;
+}
+
+TensorMapParams decode_tensor_map(const TensorMapBytes& b) {
+  const std::uint64_t w1 = word(b, 1);
+  TensorMapParams p;
+  p.rank = static_cast<int>((w1 >> 4) & 7) + 1;
+  const int code = static_cast<int>((w1 >> 7) & 15);
+  const bool tf32 = ((w1 >> 16) & 1) != 0;
+  int type = -1;
+  for (int t = 0; t < 13; ++t)
+    if (kTypeCode[t] == code && (t == 11 || t == 12) == tf32 && type < 0) type = t;
+  if (type < 0)
+    throw Error(fmt::format("tensor map: byte 8 holds element code {}{}, which no tensor map has", code,
+                            tf32 ? " with the tf32 bit" : ""));
+  p.type = static_cast<TensorMapType>(type);
+  p.interleave = static_cast<int>((w1 >> 11) & 3);
+  p.swizzle = static_cast<int>((w1 >> 13) & 3);
+  p.oob_nan = ((w1 >> 15) & 1) != 0;
+  p.l2_promotion = static_cast<int>((w1 >> 17) & 3);
+  p.address = word(b, 0);
+  const std::uint64_t w2 = word(b, 2), w3 = word(b, 3);
+  const std::uint64_t s[4] = {w1 >> 32 | ((w3 >> 32) & 15) << 32, (w2 & 0xffffffffULL) | ((w3 >> 36) & 15) << 32,
+                              w2 >> 32 | ((w3 >> 40) & 15) << 32, (w3 & 0xffffffffULL) | ((w3 >> 44) & 15) << 32};
+  for (int i = 0; i + 1 < p.rank; ++i) p.strides[static_cast<std::size_t>(i)] = s[i] << 4;
+  const std::uint64_t w4 = word(b, 4), w5 = word(b, 5), w6 = word(b, 6), w7 = word(b, 7);
+  const std::uint64_t d[5] = {w4 & 0xffffffffULL, w4 >> 32, w5 & 0xffffffffULL, w5 >> 32, w6 & 0xffffffffULL};
+  for (int i = 0; i < p.rank; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    p.dims[k] = d[i] + 1;
+    p.element_strides[k] = static_cast<std::uint32_t>((w6 >> (32 + 3 * i)) & 7) + 1;
+    p.box[k] = i == 0 ? static_cast<std::uint32_t>(w6 >> 56) + 1 : static_cast<std::uint32_t>((w7 >> (8 * (i - 1))) & 255) + 1;
+  }
+  for (int i = p.rank; i < 5; ++i) p.element_strides[static_cast<std::size_t>(i)] = 1;
+  // Every other bit is what the driver writes for these parameters: compare the whole map.
+  TensorMapBytes again;
+  try {
+    again = encode_tensor_map(p);
+  } catch (const Error& e) {
+    throw Error(fmt::format("tensor map ({}): {}", describe(p), e.what()));
+  }
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (again[i] != b[i])
+      throw Error(fmt::format("tensor map: byte {} is {:#04x}; a map of {} has {:#04x} there (a reserved field, or "
+                              "a box size that does not match the box)",
+                              i, b[i], describe(p), again[i]));
+  return p;
+}
+
+std::string describe(const TensorMapParams& p) {
+  const auto join = [&](const auto& v, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += fmt::format("{}{}", i ? " x " : "", v[static_cast<std::size_t>(i)]);
+    return s;
+  };
+  std::string s = fmt::format("{}, rank {}, address {:#x}, dims {}", name(p.type), p.rank, p.address, join(p.dims, p.rank));
+  if (p.rank > 1) s += fmt::format(", strides {}", join(p.strides, p.rank - 1));
+  s += fmt::format(", box {}", join(p.box, p.rank));
+  bool unit = true;
+  for (int i = 0; i < p.rank; ++i) unit = unit && p.element_strides[static_cast<std::size_t>(i)] == 1;
+  if (!unit) s += fmt::format(", element strides {}", join(p.element_strides, p.rank));
+  s += fmt::format(", swizzle {}", p.swizzle == 0 ? std::string("none") : fmt::format("{}B", swizzle_span(p.swizzle)));
+  if (p.interleave) s += fmt::format(", interleave {}B", 16 * p.interleave);
+  if (p.l2_promotion) s += fmt::format(", L2 promotion {}B", 32 << p.l2_promotion);
+  if (p.oob_nan) s += ", NaN fill";
+  return s;
+}
+
+}  // namespace ptxmma

@@ -1,0 +1,329 @@
+// tensormap_capture: the 128-byte CUtensorMap that cuTensorMapEncodeTiled writes, over its
+// parameters, as text for docs/hardware/tensormap-sm90.md and sim/exec/tensor_map's tests.
+//
+//   tensormap_capture [--random N] [--seed S] > maps.txt
+//
+// One line per call:
+//   tiled type=T rank=R addr=0x.. dims=D0,D1,.. strides=S1,.. box=B0,.. estr=E0,.. il=I swz=W l2=L oob=O
+//     -> ok <256 hex digits, byte 0 first>        or   -> CUDA_ERROR_...
+// (strides: the rank - 1 byte strides of dimensions 1 ..; every enum as its CUDA value). The calls:
+// a baseline, then each parameter varied alone over its range (the field each one lands in),
+// then N random valid combinations, then invalid ones (what the driver refuses).
+// cuTensorMapEncodeTiled is host code of the driver: it needs libcuda (a stub is not enough) and a
+// current context. Then a few cuTensorMapEncodeIm2col calls (lines starting `im2col`, with the
+// pixel box corners, channels per pixel and pixels per column).
+//
+// Dependencies: the CUDA driver API (-lcuda) and the C++17 standard library.
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t range(std::uint64_t lo, std::uint64_t hi) { return lo + next() % (hi - lo + 1); }
+};
+
+struct Params {
+  int type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  int rank = 2;
+  std::uint64_t addr = 0x100000;
+  std::uint64_t dims[5] = {1000, 300, 1, 1, 1};
+  std::uint64_t strides[4] = {2048, 0, 0, 0};
+  std::uint32_t box[5] = {64, 32, 1, 1, 1};
+  std::uint32_t estr[5] = {1, 1, 1, 1, 1};
+  int il = 0, swz = 0, l2 = 0, oob = 0;
+};
+
+int elem_bytes(int type) {
+  static const int b[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return type >= 0 && type < 13 ? b[type] : 1;
+}
+
+std::string list(const std::uint64_t* v, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+std::string list(const std::uint32_t* v, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
+void encode(const Params& p) {
+  CUtensorMap map;
+  for (auto& q : map.opaque) q = 0xa5a5a5a5a5a5a5a5ULL;  // what the call leaves untouched shows
+  const CUresult r = cuTensorMapEncodeTiled(
+      &map, static_cast<CUtensorMapDataType>(p.type), static_cast<cuuint32_t>(p.rank),
+      reinterpret_cast<void*>(static_cast<std::uintptr_t>(p.addr)), p.dims, p.strides, p.box, p.estr,
+      static_cast<CUtensorMapInterleave>(p.il), static_cast<CUtensorMapSwizzle>(p.swz),
+      static_cast<CUtensorMapL2promotion>(p.l2), static_cast<CUtensorMapFloatOOBfill>(p.oob));
+  std::printf("tiled type=%d rank=%d addr=%#llx dims=%s strides=%s box=%s estr=%s il=%d swz=%d l2=%d oob=%d -> ", p.type,
+              p.rank, static_cast<unsigned long long>(p.addr), list(p.dims, p.rank).c_str(),
+              list(p.strides, p.rank - 1).c_str(), list(p.box, p.rank).c_str(), list(p.estr, p.rank).c_str(), p.il,
+              p.swz, p.l2, p.oob);
+  if (r != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    std::printf("%s\n", name ? name : "?");
+    return;
+  }
+  std::printf("ok ");
+  const auto* b = reinterpret_cast<const unsigned char*>(&map);
+  for (int i = 0; i < 128; ++i) std::printf("%02x", b[i]);
+  std::printf("\n");
+}
+
+// Packed strides for dims of elements of e bytes, rounded up to 16 bytes, times a padding factor.
+void dense_strides(Params& p, Rng* r) {
+  std::uint64_t s = p.dims[0] * static_cast<std::uint64_t>(elem_bytes(p.type));
+  for (int i = 0; i + 1 < p.rank; ++i) {
+    s = (s + 15) / 16 * 16;
+    if (r) s += 16 * r->range(0, 4);
+    p.strides[i] = s;
+    s *= p.dims[i + 1];
+  }
+}
+
+Params random_valid(Rng& r) {
+  Params p;
+  p.type = static_cast<int>(r.range(0, 12));
+  p.rank = static_cast<int>(r.range(1, 5));
+  p.il = p.rank >= 3 ? static_cast<int>(r.range(0, 2)) : 0;
+  const int e = elem_bytes(p.type);
+  p.swz = p.il == 2 ? 1 : static_cast<int>(r.range(0, 3));
+  p.l2 = static_cast<int>(r.range(0, 3));
+  const bool is_float = p.type >= 6;
+  p.oob = is_float ? static_cast<int>(r.range(0, 1)) : 0;
+  p.addr = (r.next() & ((1ULL << 48) - 1)) & ~static_cast<std::uint64_t>(p.il == 2 ? 31 : 15);
+  std::uint64_t total = 1;
+  for (int i = 0; i < p.rank; ++i) {
+    const int bits = static_cast<int>(r.range(0, p.rank == 1 ? 32 : 40 / p.rank));
+    p.dims[i] = r.range(1, 1ULL << bits);
+    total *= p.dims[i];
+    p.estr[i] = static_cast<std::uint32_t>(r.range(1, 8));
+    p.box[i] = static_cast<std::uint32_t>(r.range(1, 256));
+  }
+  (void)total;
+  // The inner box: a multiple of 16 bytes (no interleave), within the swizzle span.
+  if (p.il == 0) {
+    const std::uint32_t unit = 16 / static_cast<std::uint32_t>(e);
+    const std::uint32_t span = p.swz ? (16U << p.swz) / static_cast<std::uint32_t>(e) : 256;
+    const std::uint32_t limit = span < 256 ? span : 256;
+    p.box[0] = unit * static_cast<std::uint32_t>(r.range(1, limit / unit));
+  } else {
+    p.box[0] = static_cast<std::uint32_t>(r.range(1, (p.il == 1 ? 16 : 32) / e));
+  }
+  dense_strides(p, &r);
+  if (p.il == 2)
+    for (int i = 0; i + 1 < p.rank; ++i) p.strides[i] = (p.strides[i] + 31) / 32 * 32;
+  return p;
+}
+
+void encode_im2col(const Params& p, const int* lower, const int* upper, unsigned channels, unsigned pixels) {
+  CUtensorMap map;
+  for (auto& q : map.opaque) q = 0xa5a5a5a5a5a5a5a5ULL;
+  const CUresult r = cuTensorMapEncodeIm2col(
+      &map, static_cast<CUtensorMapDataType>(p.type), static_cast<cuuint32_t>(p.rank),
+      reinterpret_cast<void*>(static_cast<std::uintptr_t>(p.addr)), p.dims, p.strides, lower, upper, channels, pixels,
+      p.estr, static_cast<CUtensorMapInterleave>(p.il), static_cast<CUtensorMapSwizzle>(p.swz),
+      static_cast<CUtensorMapL2promotion>(p.l2), static_cast<CUtensorMapFloatOOBfill>(p.oob));
+  std::string lo, up;
+  for (int i = 0; i < p.rank - 2; ++i) lo += (i ? "," : "") + std::to_string(lower[i]), up += (i ? "," : "") + std::to_string(upper[i]);
+  std::printf("im2col type=%d rank=%d addr=%#llx dims=%s strides=%s lower=%s upper=%s channels=%u pixels=%u estr=%s il=%d swz=%d l2=%d oob=%d -> ",
+              p.type, p.rank, static_cast<unsigned long long>(p.addr), list(p.dims, p.rank).c_str(),
+              list(p.strides, p.rank - 1).c_str(), lo.c_str(), up.c_str(), channels, pixels, list(p.estr, p.rank).c_str(),
+              p.il, p.swz, p.l2, p.oob);
+  if (r != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    std::printf("%s\n", name ? name : "?");
+    return;
+  }
+  std::printf("ok ");
+  const auto* b = reinterpret_cast<const unsigned char*>(&map);
+  for (int i = 0; i < 128; ++i) std::printf("%02x", b[i]);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int random = 2000;
+  std::uint64_t seed = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--random") random = std::atoi(argv[i + 1]);
+    else if (a == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 0);
+  }
+  // The encoder wants a current context (CUDA_ERROR_INVALID_CONTEXT without one).
+  CUdevice dev;
+  CUcontext ctx;
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+      cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS || cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+    std::fprintf(stderr, "tensormap_capture: no CUDA context\n");
+    return 1;
+  }
+  const Params base;
+  encode(base);
+  // The address, bit by bit.
+  for (int b = 4; b < 64; ++b) {
+    Params p = base;
+    p.addr = 1ULL << b;
+    encode(p);
+  }
+  // Each parameter alone.
+  for (int t = 0; t <= 15; ++t) {
+    Params p = base;
+    p.type = t;
+    p.box[0] = 64;
+    encode(p);
+  }
+  for (int rank = 1; rank <= 5; ++rank) {
+    Params p = base;
+    p.rank = rank;
+    for (int i = 0; i < 5; ++i) p.dims[i] = 3 + static_cast<std::uint64_t>(i) * 5, p.box[i] = 2 + static_cast<std::uint32_t>(i);
+    p.box[0] = 8;
+    dense_strides(p, nullptr);
+    encode(p);
+  }
+  for (int d = 0; d < 5; ++d)
+    for (int b = 0; b <= 32; ++b) {
+      Params p = base;
+      p.rank = 5;
+      for (int i = 1; i < 5; ++i) p.dims[i] = 2;
+      p.dims[d] = 1ULL << b;
+      dense_strides(p, nullptr);
+      encode(p);
+    }
+  for (int d = 0; d < 4; ++d)
+    for (int b = 4; b <= 40; ++b) {
+      Params p = base;
+      p.rank = 5;
+      for (int i = 1; i < 5; ++i) p.dims[i] = 2;
+      dense_strides(p, nullptr);
+      p.strides[d] = 1ULL << b;
+      encode(p);
+    }
+  for (int d = 0; d < 5; ++d)
+    for (std::uint32_t v : {1U, 2U, 3U, 8U, 16U, 17U, 64U, 128U, 255U, 256U, 257U}) {
+      Params p = base;
+      p.rank = 5;
+      for (int i = 1; i < 5; ++i) p.dims[i] = 300;
+      dense_strides(p, nullptr);
+      p.box[d] = d == 0 ? v * 8 : v;
+      encode(p);
+      Params q = p;
+      q.estr[d] = v <= 9 ? v : 1;
+      encode(q);
+    }
+  for (int il = 0; il <= 2; ++il)
+    for (int swz = 0; swz <= 6; ++swz) {
+      Params p = base;
+      p.rank = 3;
+      p.dims[2] = 4;
+      p.box[2] = 2;
+      p.box[0] = il == 0 ? 16 : il == 1 ? 8 : 16;
+      dense_strides(p, nullptr);
+      p.il = il;
+      p.swz = swz;
+      encode(p);
+    }
+  for (int l2 = 0; l2 <= 3; ++l2)
+    for (int oob = 0; oob <= 1; ++oob) {
+      Params p = base;
+      p.box[0] = 16;
+      p.l2 = l2;
+      p.oob = oob;
+      encode(p);
+    }
+  Rng r{seed};
+  for (int i = 0; i < random; ++i) encode(random_valid(r));
+  // Invalid: what the driver refuses.
+  {
+    Params p = base;
+    p.addr = 0x100008;
+    encode(p);
+    p = base;
+    p.strides[0] = 2056;
+    encode(p);
+    p = base;
+    p.dims[1] = 0;
+    encode(p);
+    p = base;
+    p.dims[1] = (1ULL << 32) + 1;
+    encode(p);
+    p = base;
+    p.box[0] = 4;
+    encode(p);
+    p = base;
+    p.box[1] = 257;
+    encode(p);
+    p = base;
+    p.estr[1] = 9;
+    encode(p);
+    p = base;
+    p.estr[0] = 0;
+    encode(p);
+    p = base;
+    p.swz = 1;  // 64 f16 = 128 bytes in a 32-byte span
+    encode(p);
+    p = base;
+    p.swz = 3;
+    p.box[0] = 128;
+    encode(p);
+    p = base;
+    p.il = 1;
+    encode(p);
+    p = base;
+    p.type = 2;
+    p.oob = 1;
+    encode(p);
+    p = base;
+    p.rank = 6;
+    encode(p);
+    p = base;
+    p.strides[0] = 1ULL << 40;
+    encode(p);
+    p = base;
+    p.rank = 3;
+    p.il = 2;
+    p.swz = 2;
+    p.box[0] = 16;
+    dense_strides(p, nullptr);
+    encode(p);
+    p = base;
+    p.strides[0] = 1024;  // below dims[0] * 2
+    encode(p);
+  }
+  // im2col: NHWC f16 (rank 4) and NDHWC (rank 5), corners and counts varied.
+  for (int rank = 3; rank <= 5; ++rank)
+    for (int v = 0; v < 6; ++v) {
+      Params p = base;
+      p.rank = rank;
+      for (int i = 0; i < 5; ++i) p.dims[i] = 64 + 8 * static_cast<std::uint64_t>(i);
+      dense_strides(p, nullptr);
+      int lower[3] = {-1, -2, -3}, upper[3] = {1, 2, 3};
+      unsigned channels = 64, pixels = 32;
+      if (v == 1) lower[0] = -7, upper[0] = 5;
+      if (v == 2) channels = 8, pixels = 256;
+      if (v == 3) p.estr[1] = 2, p.estr[2] = 3;
+      if (v == 4) p.swz = 3, p.l2 = 2, p.oob = 1;
+      if (v == 5) lower[rank - 3] = -32768 / 2, upper[rank - 3] = 0;
+      encode_im2col(p, lower, upper, channels, pixels);
+    }
+  return 0;
+}
