@@ -339,9 +339,7 @@ void dec_cp(Instruction& ins, const DecodeContext& cx) {
   }
   const std::string_view cache = q.take_one({"ca", "cg"}, "cache operator");
   if (cache.empty())
-    fail(ins, fmt::format("'{}': expected cp.async.ca, .cg, .commit_group, .wait_group or .wait_all (bulk copies are "
-                          "not supported yet)",
-                          ins.text));
+    fail(ins, fmt::format("'{}': expected cp.async.ca, .cg, .bulk, .commit_group, .wait_group or .wait_all", ins.text));
   if (q.take_one({"shared", "shared::cta"}, "destination space").empty())
     fail(ins, fmt::format("'{}': the destination is .shared or .shared::cta", ins.text));
   if (!q.take("global")) fail(ins, fmt::format("'{}': the source is .global", ins.text));

@@ -131,8 +131,11 @@ TEST(CpAsync, MalformedFormsAreLocatedErrors) {
             "test.ptx:3:1: error: 'cp.async.ca.shared.global': lane 0: global memory: byte 0x1000 is not given by "
             "the initial state");
   EXPECT_EQ(error_of(".reg .b64 %rd0;\ncp.async.bulk.shared.global [0], [%rd0], 8;\n"),
-            "test.ptx:2:1: error: 'cp.async.bulk.shared.global': expected cp.async.ca, .cg, .commit_group, .wait_group "
-            "or .wait_all (bulk copies are not supported yet)");
+            "test.ptx:2:1: error: 'cp.async.bulk.shared.global': a bulk copy goes .shared::cluster/.shared::cta.global "
+            "or .global.shared::cta");
+  EXPECT_EQ(error_of(".reg .b64 %rd0;\ncp.async.shared.global [0], [%rd0], 8;\n"),
+            "test.ptx:2:1: error: 'cp.async.shared.global': expected cp.async.ca, .cg, .bulk, .commit_group, "
+            ".wait_group or .wait_all");
 }
 
 }  // namespace
