@@ -12,7 +12,7 @@
 namespace ptxmma {
 
 struct Budget {
-  std::uint64_t input_bytes = 64ULL << 20;   // one text input file (PTX, YAML, JSON, --commands)
+  std::uint64_t input_bytes = 16ULL << 20;   // one text input file (PTX, YAML, JSON, --commands)
   std::uint64_t yaml_nodes = 1ULL << 20;      // nodes of one YAML file, aliases expanded
   std::uint64_t exact_units = 1ULL << 20;     // exact decimal arithmetic of one file (w^2 a number, w its 64-bit words)
   std::uint64_t ptx_statements = 1ULL << 20;  // statements of one PTX file

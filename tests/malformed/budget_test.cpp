@@ -8,6 +8,7 @@
 #include "isa/ptx_parser.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tests/malformed/malformed.hpp"
+#include "tools/vectors/golden_vectors.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/test_vectors.hpp"
 
@@ -180,6 +181,20 @@ TEST(Malformed, CommandLineOptions) {
   EXPECT_EQ(lines.err, ptx + ":1:11: error: the line is longer than the budget of 10 bytes (raise it with --max-line-length)\n");
 }
 
+TEST(Malformed, GoldenRecordLists) {
+  // Digits that are no index list were once taken as part of the folder's name ("cannot open").
+  EXPECT_EQ(error_of([] { (void)parse_golden_records("no-such-set:0:0-99999999999"); }),
+            "no-such-set:0:0-99999999999: bad index list '0-99999999999' (indices 0..1048575 such as 0,3-5, low before high)");
+  EXPECT_EQ(error_of([] { (void)parse_golden_records("no-such-set:5-3"); }),
+            "no-such-set:5-3: bad index list '5-3' (indices 0..1048575 such as 0,3-5, low before high)");
+  // A list repeated on the command line costs no more than once (it was 2^20 ints a repeat).
+  std::string all = "0-1048575";
+  for (int i = 0; i < 200; ++i) all += ",0-1048575";
+  const GoldenRecords r = parse_golden_records("set:" + all + ":7,3,3");
+  EXPECT_EQ(r.entries.size(), 1U << 20);
+  EXPECT_EQ(r.cases, (std::vector<int>{3, 7}));
+}
+
 TEST(Malformed, OutputFiles) {
   const TempDir dir;
   const std::string set = kSource + "/tests/data/wgmma-sm90";
@@ -189,11 +204,19 @@ TEST(Malformed, OutputFiles) {
   EXPECT_EQ(full.err, "ptxmma: error: /dev/full: cannot write (No space left on device)\n");
   EXPECT_EQ(ptxmma("replay " + set + " --html /dev/full", dir).status, 1);
   EXPECT_EQ(ptxmma("bench mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 --seconds 0.01 --json /dev/full", dir).status, 1);
-  // Nothing writes inside a golden set, its manifest least of all.
+  // Nothing writes inside a golden set, its manifest least of all; refused before the replay runs.
   const Cli own = ptxmma("replay " + set + " --json " + set + "/manifest.json", dir);
   EXPECT_EQ(own.status, 1);
+  EXPECT_EQ(own.out, "");
   EXPECT_EQ(own.err, "ptxmma: error: " + set + "/manifest.json: " + set +
                          " holds a golden set (manifest.json); ptxmma does not write there\n");
+  for (const std::string& option : {"--json " + set + "/r.json", "--html " + set + "/r.html"}) {
+    const Cli inside = ptxmma("replay " + set + " " + option, dir);
+    EXPECT_EQ(inside.status, 1);
+    EXPECT_EQ(inside.out, "") << option;
+  }
+  EXPECT_EQ(ptxmma("golden " + set + ":0:0 --to-test " + set + "/x.test.yaml", dir).err,
+            "ptxmma: error: " + set + "/x.test.yaml: " + set + " holds a golden set (manifest.json); ptxmma does not write there\n");
   // A written file is whole, and replaces the old one.
   const std::string json = dir.write("r.json", "old");
   EXPECT_EQ(ptxmma("replay " + set + " --json " + json, dir).status, 0);

@@ -34,10 +34,10 @@ TEST(Malformed, FilesThatNeverEndOrAreTooLarge) {
   const std::string ptx = dir.write("k.ptx", ".reg .b32 %r;\nmov.u32 %r, 1;\n");
   EXPECT_EQ(ptxmma("run " + ptx + " --init /dev/zero", dir).err, "ptxmma: error: /dev/zero: not a regular file\n");
   const std::string yaml = dir.write("big.test.yaml", "");
-  std::filesystem::resize_file(yaml, (64ULL << 20) + 1);  // sparse: nothing is written
+  std::filesystem::resize_file(yaml, (16ULL << 20) + 1);  // sparse: nothing is written
   const Cli big = ptxmma("test " + yaml, dir);
   EXPECT_EQ(big.status, 1);
-  EXPECT_EQ(big.out, "FAIL " + yaml + ": (file)\n  " + yaml + ": 67108865 bytes, more than the budget of 67108864 (raise it with --max-input-bytes)\n"
+  EXPECT_EQ(big.out, "FAIL " + yaml + ": (file)\n  " + yaml + ": 16777217 bytes, more than the budget of 16777216 (raise it with --max-input-bytes)\n"
                      "test: 0 passed, 1 failed\n");
   const std::string snippet = dir.write("snippet.test.yaml",
                                         "cases:\n  - snippet_file: /dev/zero\n    expect: {registers: {}}\n");

@@ -24,7 +24,8 @@ void add_golden_command(CLI::App& app) {
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("RECORDS", opts->records, "DIR, DIR:ENTRIES or DIR:ENTRIES:CASES (lists such as 0,3-5)")->required();
-  cmd->add_option("--to-test", opts->to_test, "write the records as a test-vector file (docs/test-vectors.md)");
+  cmd->add_option("--to-test", opts->to_test, "write the records as a test-vector file (docs/test-vectors.md)")
+      ->each(check_output_path);
   cmd->add_option("--arch", opts->arch, "target of the cases (default sm_90a)");
   cmd->callback([opts] {
     std::vector<GoldenRecords> records;

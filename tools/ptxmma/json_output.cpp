@@ -13,7 +13,10 @@ bool means_stdout(const std::string& path) { return path.empty() || path == "-" 
 void JsonOutput::add(CLI::App& cmd, const std::string& what) {
   opt_ = cmd.add_option("--json", path_, what + " as JSON: on stdout instead of the text (--json or --json -), or to FILE")
              ->expected(0, 1)
-             ->type_name("[FILE]");
+             ->type_name("[FILE]")
+             ->each([](const std::string& path) {
+               if (!means_stdout(path)) check_output_path(path);
+             });
 }
 
 bool JsonOutput::to_stdout() const { return on() && means_stdout(path_); }

@@ -20,6 +20,7 @@
 #include "tools/ptxmma/layout_print.hpp"
 #include "tools/ptxmma/layout_svg.hpp"
 #include "tools/ptxmma/wgmma_layout.hpp"
+#include "tools/vectors/output_file.hpp"
 
 namespace ptxmma::cli {
 namespace {
@@ -73,7 +74,8 @@ void add_layout_command(CLI::App& app) {
   cmd->add_option("--operand", opts->operands, "which operands to show, any of a b c d (default abcd)");
   cmd->add_option("--view", opts->view, "both (default), matrix or lanes")
       ->check(CLI::IsMember({"both", "matrix", "lanes"}));
-  cmd->add_option("--svg", opts->svg, "write the layouts (and descriptor pictures) as an SVG picture to FILE instead");
+  cmd->add_option("--svg", opts->svg, "write the layouts (and descriptor pictures) as an SVG picture to FILE instead")
+      ->each(check_output_path);
   opts->json.add(*cmd, "each operand's element -> lane, register, element map (mma)");
   cmd->callback([opts] {
     for (char c : opts->operands)

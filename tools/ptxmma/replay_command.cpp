@@ -8,6 +8,7 @@
 #include "tools/vectors/alu_golden.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/matlab_tc.hpp"
+#include "tools/vectors/output_file.hpp"
 #include "tools/vectors/replay.hpp"
 #include "tools/vectors/replay_html.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
@@ -27,7 +28,8 @@ void add_replay_command(CLI::App& app) {
   auto* arch_opt = cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a; matlab-tc: each file's own)");
   opts->json.add(*cmd, "the summary and each failing variant's first failing case");
   cmd->add_option("--html", opts->html,
-                  "also write an HTML report to FILE (per variant; the first failing case lane by lane; mma and wgmma sets)");
+                  "also write an HTML report to FILE (per variant; the first failing case lane by lane; mma and wgmma sets)")
+      ->each(check_output_path);
   cmd->add_option("-j,--jobs", opts->jobs, "threads (default 1); the output is the same for any number")
       ->check(CLI::Range(1, 256));
   cmd->callback([opts, arch_opt] {

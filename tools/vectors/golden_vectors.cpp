@@ -22,10 +22,13 @@ namespace ptxmma {
 
 namespace {
 
-// "0,3-5" -> {0, 3, 4, 5}; nullopt when it is not such a list.
+constexpr int kMaxIndex = 1 << 20;  // no manifest has more entries or cases (golden-set counts)
+
+// "0,3-5" -> {0, 3, 4, 5}, sorted, each index once (so that "0-1048575" repeated on a command
+// line costs no more than once); nullopt when it is not such a list of indices below kMaxIndex.
 std::optional<std::vector<int>> index_list(std::string_view s) {
-  std::vector<int> out;
   if (s.empty()) return std::nullopt;
+  std::vector<bool> in(kMaxIndex);
   while (!s.empty()) {
     const std::size_t comma = s.find(',');
     const std::string_view part = s.substr(0, comma);
@@ -34,18 +37,21 @@ std::optional<std::vector<int>> index_list(std::string_view s) {
     int lo = 0, hi = 0;
     const auto num = [](std::string_view t, int& v) {
       const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      return !t.empty() && ec == std::errc() && p == t.data() + t.size() && v >= 0 && v < (1 << 20);
+      return !t.empty() && ec == std::errc() && p == t.data() + t.size() && v >= 0 && v < kMaxIndex;
     };
     if (!num(part.substr(0, dash), lo)) return std::nullopt;
     hi = lo;
     if (dash != std::string_view::npos && !num(part.substr(dash + 1), hi)) return std::nullopt;
-    if (hi < lo || hi - lo > (1 << 20)) return std::nullopt;
-    for (int i = lo; i <= hi; ++i) out.push_back(i);
+    if (hi < lo) return std::nullopt;
+    for (int i = lo; i <= hi; ++i) in[static_cast<std::size_t>(i)] = true;
   }
+  std::vector<int> out;
+  for (int i = 0; i < kMaxIndex; ++i)
+    if (in[static_cast<std::size_t>(i)]) out.push_back(i);
   return out;
 }
 
-bool selected(const std::vector<int>& list, int i) { return list.empty() || std::find(list.begin(), list.end(), i) != list.end(); }
+bool selected(const std::vector<int>& list, int i) { return list.empty() || std::binary_search(list.begin(), list.end(), i); }
 
 // A selection must name what exists.
 void check_selection(const std::vector<int>& list, int count, const std::string& what) {
@@ -214,8 +220,16 @@ GoldenRecords parse_golden_records(const std::string& text) {
   while (lists.size() < 2) {
     const std::size_t colon = r.dir.rfind(':');
     if (colon == std::string::npos) break;
-    const auto list = index_list(std::string_view(r.dir).substr(colon + 1));
-    if (!list) break;
+    const std::string_view tail = std::string_view(r.dir).substr(colon + 1);
+    const auto list = index_list(tail);
+    if (!list) {
+      // Digits that are no list (3-1, 99999999999) would otherwise be read as part of a folder name.
+      std::error_code ec;
+      if (tail.find_first_not_of("0123456789,-") == std::string_view::npos && !std::filesystem::exists(r.dir, ec))
+        throw Error(fmt::format("{}: bad index list '{}' (indices 0..{} such as 0,3-5, low before high)", text, tail,
+                                kMaxIndex - 1));
+      break;
+    }
     lists.insert(lists.begin(), *list);
     r.dir.resize(colon);
   }

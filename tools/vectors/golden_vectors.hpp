@@ -13,7 +13,9 @@
 namespace ptxmma {
 
 // "DIR", "DIR:ENTRIES" or "DIR:ENTRIES:CASES", lists as 0,3-5 (indices of the manifest's entries
-// and of an entry's cases); empty lists: all.
+// and of an entry's cases), each sorted with every index once; empty lists: all. Error "TEXT: bad
+// index list ..." for digits that are no such list (out of range, high before low) where TEXT is
+// no folder.
 struct GoldenRecords {
   std::string dir;
   std::vector<int> entries, cases;

@@ -32,12 +32,8 @@ int write_all(int fd, std::string_view contents) {
 
 }  // namespace
 
-void write_output_file(const std::string& path, std::string_view contents) {
-  if (path == "-") {  // stdout, after what the program printed there so far
-    std::cout.flush();
-    if (const int err = write_all(STDOUT_FILENO, contents)) cannot_write("stdout", err);
-    return;
-  }
+void check_output_path(const std::string& path) {
+  if (path == "-") return;
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
@@ -45,6 +41,19 @@ void write_output_file(const std::string& path, std::string_view contents) {
   for (const char* manifest : {"manifest.json", "manifest.csv"})
     if (fs::exists(dir / manifest, ec))
       throw Error(fmt::format("{}: {} holds a golden set ({}); ptxmma does not write there", path, dir.string(), manifest));
+}
+
+void write_output_file(const std::string& path, std::string_view contents) {
+  if (path == "-") {  // stdout, after what the program printed there so far
+    std::cout.flush();
+    if (const int err = write_all(STDOUT_FILENO, contents)) cannot_write("stdout", err);
+    return;
+  }
+  check_output_path(path);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   const fs::file_status st = fs::status(target, ec);
   if (fs::exists(st) && !fs::is_regular_file(st)) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);

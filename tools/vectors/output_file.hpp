@@ -13,4 +13,8 @@ namespace ptxmma {
 // (manifest.json or manifest.csv) is refused before anything is written.
 void write_output_file(const std::string& path, std::string_view contents);
 
+// The golden-set refusal of write_output_file alone, for commands to check their output paths
+// before the work (a long replay should not end in it).
+void check_output_path(const std::string& path);
+
 }  // namespace ptxmma
