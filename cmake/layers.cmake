@@ -41,6 +41,7 @@ ptxmma_layer(isa      isa DEPS catalog)                 # instruction text and P
 ptxmma_layer(exec     sim/exec DEPS isa model state)    # executors and the PTX interpreter
 ptxmma_layer(vectors  tools/vectors DEPS exec)          # golden sets, test vectors, replay
 ptxmma_layer(cli      tools/ptxmma DEPS vectors)        # the ptxmma command
+ptxmma_layer(cudart   tools/cudart DEPS exec)           # libcudart.so.13: CUDA programs' kernels on the simulator
 ptxmma_layer(capture  tools/capture DEPS vectors)       # GPU capture programs and make_probes
 ptxmma_layer(python   python/src DEPS vectors)          # the Python module
 ptxmma_layer(bench    bench DEPS vectors)               # Google Benchmark programs

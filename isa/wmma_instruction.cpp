@@ -17,7 +17,7 @@ namespace {
 constexpr InstructionForm kForm = {"wmma", "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32",
                                    "a wmma instruction (expected wmma.mma, wmma.load or wmma.store)"};
 
-// Reads .row/.col at tok[k]; false if it is neither.
+// A layout qualifier (.row or .col) into `l`; false if `t` is neither.
 bool take_layout(std::string_view t, MatrixLayout& l) {
   if (t != "row" && t != "col") return false;
   l = t == "row" ? MatrixLayout::row : MatrixLayout::col;
@@ -44,17 +44,24 @@ MmaInstruction parse_wmma_syntax(std::string_view raw) {
   bool have_shape = false;
   if (!take_shape(at(k), ins.shape, have_shape, false, fail)) fail("expected the shape (e.g. .m16n16k16) after the layouts");
   ++k;
-  if (const auto r = parse_rounding(at(k)); r && !at(k).empty()) {
+  // The PTX ISA writes f64's rounding after the shape; nvcc 13.0 writes it after the types, and
+  // ptxas takes either (docs/wmma-catalogue.md).
+  const auto take_rounding = [&] {
+    const auto r = parse_rounding(at(k));
+    if (!r || at(k).empty()) return;
     if (*r == Rounding::rna) fail("unknown rounding '.rna' (f64 takes .rn, .rz, .rm or .rp)");
+    if (ins.rounding) fail("the rounding is given twice");
     ins.rounding = r;
     ++k;
-  }
+  };
+  take_rounding();
   std::vector<Type> types;
   for (; k < tok.size(); ++k) {
     const auto t = parse_type(tok[k]);
     if (!t) break;
     types.push_back(*t);
   }
+  take_rounding();
   if (at(k) == "satfinite") {
     ins.satfinite = true;
     ++k;

@@ -289,30 +289,29 @@ void wmma_transfer(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     x.m.diagnose(ins, fmt::format("'{}': the PTX ISA wants the address ({:#x}) and the stride ({} bytes) to be multiples "
                                   "of the fragment's {} bytes",
                                   ins.text, p, stride_bits / 8, need));
-  const int e_bits = w.bits == 64 ? 64 : w.bits;
   for (int lane = 0; lane < Machine::kLanes; ++lane)
     for (int r = 0; r < f.regs; ++r) {
       const Operand& reg = regs.elems[static_cast<std::size_t>(r)];
       std::uint64_t word = load ? 0 : x.read(reg, lane);
       for (int e = 0; e < f.elems_per_reg; ++e) {
         const FragmentCoord& c = f.coord(lane, r, e);
-        const std::uint64_t bit = (p * 8) + w.offset(c.row, c.col, stride) * static_cast<std::uint64_t>(e_bits);
-        const std::uint64_t bytes = e_bits < 8 ? 1 : static_cast<std::uint64_t>(e_bits / 8);
+        const std::uint64_t bit = (p * 8) + w.offset(c.row, c.col, stride) * static_cast<std::uint64_t>(w.bits);
+        const std::uint64_t bytes = w.bits < 8 ? 1 : static_cast<std::uint64_t>(w.bits / 8);
         auto [mem, a] = resolve(x, ins.d.space, bit / 8, lane, bytes);
         if (mem == &x.cta.shared) x.shared_access(ins, lane, a, bytes, !load);
-        const int shift = e_bits * e;
+        const int shift = w.bits * e;
         try {
-          if (e_bits >= 8) {
+          if (w.bits >= 8) {
             if (load) word |= mem->load(a, static_cast<int>(bytes)) << shift;
-            else mem->store(a, static_cast<int>(bytes), (word >> shift) & mask_of(e_bits));
+            else mem->store(a, static_cast<int>(bytes), (word >> shift) & mask_of(w.bits));
           } else {
             const int in_byte = static_cast<int>(bit % 8);
             const std::uint64_t byte = mem->load(a, 1);
             if (load) {
-              word |= ((byte >> in_byte) & mask_of(e_bits)) << shift;
+              word |= ((byte >> in_byte) & mask_of(w.bits)) << shift;
             } else {
-              const std::uint64_t m = mask_of(e_bits) << in_byte;
-              mem->store(a, 1, (byte & ~m) | ((((word >> shift) & mask_of(e_bits)) << in_byte) & m));
+              const std::uint64_t m = mask_of(w.bits) << in_byte;
+              mem->store(a, 1, (byte & ~m) | ((((word >> shift) & mask_of(w.bits)) << in_byte) & m));
             }
           }
         } catch (const Error& ex) {

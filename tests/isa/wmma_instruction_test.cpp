@@ -62,6 +62,11 @@ TEST(WmmaInstruction, SpellingsOfEveryType) {
   EXPECT_EQ(parse_wmma("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16").variant->ptx,
             "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16");
   EXPECT_EQ(parse_wmma("wmma.mma.sync.aligned.col.row.m8n8k4.rz.f64.f64.f64.f64").rounding, Rounding::rz);
+  // nvcc's spelling: the rounding after the types.
+  EXPECT_EQ(parse_wmma("wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rm").rounding, Rounding::rm);
+  EXPECT_NE(error_of([] { (void)parse_wmma("wmma.mma.sync.aligned.row.col.m8n8k4.rn.f64.f64.f64.f64.rz"); })
+                .find("the rounding is given twice"),
+            std::string::npos);
   EXPECT_EQ(parse_wmma("wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32").variant->bitop, BitOp::and_popc);
   EXPECT_TRUE(parse_wmma("wmma.mma.sync.aligned.row.col.m8n8k32.s32.u4.u4.s32.satfinite").variant->satfinite);
   const MatrixVariant& mixed = *parse_wmma("wmma.mma.sync.aligned.row.row.m32n8k16.f16.f32").variant;

@@ -14,5 +14,6 @@ void add_debug_command(CLI::App& app);
 void add_test_command(CLI::App& app);
 void add_golden_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
+void add_exec_command(CLI::App& app);
 
 }  // namespace ptxmma::cli

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   ptxmma::cli::add_test_command(app);
   ptxmma::cli::add_golden_command(app);
   ptxmma::cli::add_eval_command(app);
+  ptxmma::cli::add_exec_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
