@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "sim/error.hpp"
-#include "sim/exec/sparse_rows.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/numeric/rounding.hpp"
@@ -42,6 +41,16 @@ void MmaExecutor::gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, Spa
   gather(a_src_, v_.a, a, a_codes_);
   gather(b_src_, v_.b, b, b_codes_);
   gather(c_src_, v_.c, c, c_codes_);
+  const int V = v_.scale_vec;
+  const TypeInfo& st = info(*v_.stype);
+  for (int row = 0; row < v_.shape.m; ++row)
+    for (int i = 0; i < V; ++i)
+      sa_codes_[static_cast<std::size_t>(row * V + i)] =
+          code_of(st, ScaleLayout::code(v_.scales->a, s.a, V, s.tid_a, s.byte_a, row, i));
+  for (int col = 0; col < v_.shape.n; ++col)
+    for (int i = 0; i < V; ++i)
+      sb_codes_[static_cast<std::size_t>(col * V + i)] =
+          code_of(st, ScaleLayout::code(v_.scales->b, s.b, V, s.tid_b, s.byte_b, col, i));
 }
 
 void MmaExecutor::columns_of(SparseInput e, int row, int* cols) const {
@@ -51,7 +60,7 @@ void MmaExecutor::columns_of(SparseInput e, int row, int* cols) const {
     v_.metadata->row_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, row, cols);
 }
 
-std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const {
+std::uint64_t MmaExecutor::scaled_element(SparseInput e, int row, int col, DotTrace* trace) const {
   const int logical_k = v_.shape.k, V = v_.scale_vec;
   const bool sparse = v_.sparse != Sparsity::dense;
   const int k = sparse ? logical_k / 2 : logical_k;
@@ -65,8 +74,8 @@ std::uint64_t MmaExecutor::scaled_element(SparseInput e, ScaleInput s, int row, 
     bt[i] = make_term(v_.b, b_col[sparse ? cols[i] : i]);
   }
   for (int i = 0; i < V; ++i) {
-    sa[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->a, s.a, V, s.tid_a, s.byte_a, row, i)));
-    sb[i] = make_term(*v_.stype, code_of(info(*v_.stype), ScaleLayout::code(v_.scales->b, s.b, V, s.tid_b, s.byte_b, col, i)));
+    sa[i] = make_term(*v_.stype, sa_codes_[static_cast<std::size_t>(row * V + i)]);
+    sb[i] = make_term(*v_.stype, sb_codes_[static_cast<std::size_t>(col * V + i)]);
   }
   const Term ct = make_term(v_.c, c_codes_[static_cast<std::size_t>(row * v_.shape.n + col)]);
   DotOperands r{v_.a, v_.b, v_.c, v_.d, at, bt, k, &ct, o_.rounding, o_.satfinite, v_.bitop};
@@ -109,43 +118,44 @@ DotRequest MmaExecutor::request(WarpOperand a, WarpOperand b, WarpOperand c, int
 
 namespace {
 
-// Sparse variants run one A row at a time: K/2 stored elements against the B rows they pick.
+// Sparse variants: K/2 stored elements per row of A against the B rows they pick.
 TileSpec tile_spec(const MatrixVariant& v, MmaOptions o) {
   const bool sparse = v.sparse != Sparsity::dense;
   return TileSpec{v.a,
                   v.b,
                   v.accumulate.value_or(v.c),
                   v.accumulate.value_or(v.d),
-                  sparse ? 1 : v.shape.m,
+                  v.shape.m,
                   v.shape.n,
                   sparse ? v.shape.k / 2 : v.shape.k,
                   o.rounding,
                   o.satfinite,
-                  v.bitop};
+                  v.bitop,
+                  sparse,
+                  v.block_scale ? v.scale_vec : 0,
+                  v.stype.value_or(Type::ue8m0)};
 }
 
 }  // namespace
 
 MmaExecutor::MmaExecutor(const MatrixVariant& v, const Model& m, MmaOptions o)
-    : v_(v), m_(m), o_(o) {
-  if (!v.block_scale) kernel_.emplace(m, tile_spec(v, o));  // block-scaled elements go through dot()
+    : v_(v), m_(m), o_(o), kernel_(m, tile_spec(v, o)) {
   const Shape s = v.shape;
   const bool sparse = v.sparse != Sparsity::dense;
   a_src_ = sources(Operand::a, s.m, sparse ? s.k / 2 : s.k, false);
   b_src_ = sources(Operand::b, s.n, s.k, true);
   c_src_ = sources(Operand::c, s.m, s.n, false);
   d_dst_ = sources(Operand::d, s.m, s.n, false);
-  if (kernel_ && kernel_->takes_bits() && element_bits(v.a, v.container) == 1 && element_bits(v.b, v.container) == 1) {
+  if (kernel_.takes_bits() && element_bits(v.a, v.container) == 1 && element_bits(v.b, v.container) == 1) {
     a_runs_ = bit_runs(a_src_, s.k);
     b_runs_ = bit_runs(b_src_, s.k);
-    a_codes_.resize(a_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_->words_per_row()));
-    b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_->words_per_row()));
+    a_codes_.resize(a_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
+    b_codes_.resize(b_src_.size() / static_cast<std::size_t>(s.k) * static_cast<std::size_t>(kernel_.words_per_row()));
     halves_.resize(2 * std::max(a_codes_.size(), b_codes_.size()));
   } else if (sparse) {
     a_codes_.resize(a_src_.size());
     b_codes_.resize(b_src_.size());
-    b_row_.resize(b_src_.size() / 2);
-    columns_.resize(static_cast<std::size_t>(s.k / 2));
+    columns_.resize(static_cast<std::size_t>(s.m * (s.k / 2)));
   } else {
     a_codes_.resize(a_src_.size());
     b_codes_.resize(b_src_.size());
@@ -155,13 +165,17 @@ MmaExecutor::MmaExecutor(const MatrixVariant& v, const Model& m, MmaOptions o)
   const auto plain = [&](Type t) {
     return element_bits(t, v.container) == info(t).bits && info(t).shift == 0 && !in_container(t);
   };
-  if (!sparse && kernel_ && kernel_->takes_words() && plain(v.a) && plain(v.b)) {
+  if (!sparse && kernel_.takes_words() && plain(v.a) && plain(v.b)) {
     a_index_ = word_index(a_src_, info(v.a).bits, s.m, s.k);
     b_index_ = word_index(b_src_, info(v.b).bits, s.n, s.k);
     if (a_index_.empty() || b_index_.empty()) a_index_.clear();
   }
   c_codes_.resize(c_src_.size());
   d_codes_.resize(d_dst_.size());
+  if (v.block_scale) {
+    sa_codes_.resize(static_cast<std::size_t>(s.m * v.scale_vec));
+    sb_codes_.resize(static_cast<std::size_t>(s.n * v.scale_vec));
+  }
   const auto whole = [&](Type t, const std::vector<Source>& src, std::vector<std::uint32_t>& word) {
     if (element_bits(t, v.container) == 32 && info(t).shift == 0)
       for (const Source& x : src) word.push_back(x.word);
@@ -197,7 +211,7 @@ std::vector<std::uint32_t> MmaExecutor::word_index(const std::vector<Source>& sr
 }
 
 std::vector<MmaExecutor::BitRun> MmaExecutor::bit_runs(const std::vector<Source>& src, int cols) const {
-  const auto words = static_cast<std::uint32_t>(kernel_->words_per_row());
+  const auto words = static_cast<std::uint32_t>(kernel_.words_per_row());
   std::vector<BitRun> runs;
   for (std::size_t i = 0; i < src.size(); ++i) {
     const auto row = static_cast<std::uint32_t>(i / static_cast<std::size_t>(cols));
@@ -285,13 +299,13 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
     if (v_.sparse != Sparsity::dense)
       run_sparse(e);
     else if (packed)
-      kernel_->run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+      kernel_.run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
     else if (words)
-      kernel_->run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
+      kernel_.run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
                         {b.words.data(), &b_index_[up * b_index_.size() / problems]}, &c_codes_[up * cd_step],
                         &d_codes_[up * cd_step]);
     else
-      kernel_->run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
+      kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
   }
 }
 
@@ -299,9 +313,10 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
                       ScaleInput sc) const {
   if (v_.block_scale) {
     gather_scaled(a, b, c, e, sc);
-    for (int row = 0; row < v_.shape.m; ++row)
-      for (int col = 0; col < v_.shape.n; ++col)
-        d_codes_[static_cast<std::size_t>(row * v_.shape.n + col)] = scaled_element(e, sc, row, col, nullptr);
+    const bool sparse = v_.sparse != Sparsity::dense;
+    if (sparse) fill_columns(e);
+    kernel_.run_scaled(a_codes_.data(), b_codes_.data(), sparse ? columns_.data() : nullptr, sa_codes_.data(),
+                       sb_codes_.data(), c_codes_.data(), d_codes_.data());
   } else {
     run_products(a, b, c, e);
   }
@@ -335,9 +350,14 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   }
 }
 
+void MmaExecutor::fill_columns(SparseInput e) const {
+  const int half = v_.shape.k / 2;
+  for (int row = 0; row < v_.shape.m; ++row) columns_of(e, row, &columns_[static_cast<std::size_t>(row * half)]);
+}
+
 void MmaExecutor::run_sparse(SparseInput e) const {
-  run_sparse_rows(*kernel_, a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data(), v_.shape.m, v_.shape.n,
-                  v_.shape.k, [&](int row, int* cols) { columns_of(e, row, cols); }, columns_, b_row_);
+  fill_columns(e);
+  kernel_.run_sparse(a_codes_.data(), b_codes_.data(), columns_.data(), c_codes_.data(), d_codes_.data());
 }
 
 std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
@@ -348,7 +368,7 @@ std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, 
                               v_.words(o), op.words.size(), op.per_lane));
   if (v_.block_scale) {
     gather_scaled(a, b, c, e, s);
-    return scaled_element(e, s, row, col, &trace);
+    return scaled_element(e, row, col, &trace);
   }
   std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
   const std::uint64_t d = dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);

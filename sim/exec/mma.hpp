@@ -91,11 +91,13 @@ class MmaExecutor {
   // Gathers A, B, C and runs the tile kernel per problem into d_codes_ (every variant but the
   // block-scaled ones).
   void run_products(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e) const;
-  // Block-scaled variants (one problem) go element by element through dot(): gather_scaled fills
-  // a_codes_, b_codes_, c_codes_ once, scaled_element computes one D element from them.
+  // Block-scaled variants (one problem): gather_scaled fills a_codes_, b_codes_, c_codes_ and the
+  // scale codes; the tile kernel runs them, scaled_element computes one D element with its steps.
   void gather_scaled(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e, ScaleInput s) const;
-  std::uint64_t scaled_element(SparseInput e, ScaleInput s, int row, int col, DotTrace* trace) const;
+  std::uint64_t scaled_element(SparseInput e, int row, int col, DotTrace* trace) const;
   void run_sparse(SparseInput e) const;
+  // columns_ from the metadata: columns_of every row.
+  void fill_columns(SparseInput e) const;
   // A D code of the variant's accumulate type rounded to D's type (MatrixVariant::accumulate).
   [[nodiscard]] std::uint64_t narrow_accumulator(std::uint64_t code) const;
   const MatrixVariant& v_;
@@ -106,10 +108,10 @@ class MmaExecutor {
   std::vector<BitRun> a_runs_, b_runs_;  // packed-bit operands (a popc model)
   std::vector<std::uint32_t> c_word_, d_word_;    // the word of each C / D element, where the word is its code
   std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
-  mutable std::optional<TileKernel> kernel_;  // one problem; none for block-scaled variants
+  mutable TileKernel kernel_;  // one problem
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
-  mutable std::vector<std::uint64_t> b_row_;  // sparse: B's rows picked by one A row's metadata
-  mutable std::vector<int> columns_;          // sparse: their logical K
+  mutable std::vector<int> columns_;  // sparse: the logical K of each stored A element, row by row
+  mutable std::vector<std::uint64_t> sa_codes_, sb_codes_;  // block-scaled: scale codes per row of A, column of B
   mutable std::vector<std::uint32_t> halves_;  // packed bits as 32-bit halves (gather_bits)
 };
 

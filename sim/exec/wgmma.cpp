@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "sim/error.hpp"
-#include "sim/exec/sparse_rows.hpp"
 #include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
@@ -29,8 +28,8 @@ WgmmaExecutor::WgmmaExecutor(const MatrixVariant& v, const Model& m, WgmmaOperan
     : v_(v),
       m_(m),
       o_(o),
-      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.is_sparse() ? 1 : v.ld->rows, v.ld->cols, v.a_cols(), Rounding::rn,
-                          v.satfinite, v.bitop}) {
+      kernel_(m, TileSpec{v.a, v.b, v.d, v.d, v.ld->rows, v.ld->cols, v.a_cols(), Rounding::rn, v.satfinite, v.bitop,
+                          v.is_sparse()}) {
   check_wgmma_operands(v, o);
   const RegisterCodec cd = v.codec(Operand::d);
   for (int row = 0; row < cd.rows(); ++row)
@@ -41,10 +40,7 @@ WgmmaExecutor::WgmmaExecutor(const MatrixVariant& v, const Model& m, WgmmaOperan
     }
   c_codes_.resize(d_word_.size());
   d_codes_.resize(d_word_.size());
-  if (v.is_sparse()) {
-    b_row_.resize(static_cast<std::size_t>(v.shape.n * v.a_cols()));
-    columns_.resize(static_cast<std::size_t>(v.a_cols()));
-  }
+  if (v.is_sparse()) columns_.resize(static_cast<std::size_t>(v.ld->rows * v.a_cols()));
 }
 
 OperandAddressing WgmmaExecutor::a_addressing(std::uint64_t desc) const {
@@ -210,9 +206,9 @@ void WgmmaExecutor::run(const WgmmaInputs& in, std::span<std::uint32_t> d) const
   else
     for (std::size_t i = 0; i < c_codes_.size(); ++i) c_codes_[i] = code_of(di, (in.c[d_word_[i]] >> d_shift_[i]) & mask);
   if (v_.is_sparse()) {
-    run_sparse_rows(
-        kernel_, ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data(), 64, v_.shape.n, v_.shape.k,
-        [&](int row, int* cols) { sparse_columns(in, row, cols); }, columns_, b_row_);
+    for (int row = 0; row < v_.ld->rows; ++row)
+      sparse_columns(in, row, &columns_[static_cast<std::size_t>(row * v_.a_cols())]);
+    kernel_.run_sparse(ops_.a.data(), ops_.b.data(), columns_.data(), c_codes_.data(), d_codes_.data());
   } else {
     kernel_.run(ops_.a.data(), ops_.b.data(), c_codes_.data(), d_codes_.data());
   }

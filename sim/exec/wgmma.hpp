@@ -82,8 +82,7 @@ class WgmmaExecutor {
   mutable Addresses a_at_, b_at_;
   mutable std::vector<std::uint8_t> bytes_;
   mutable std::vector<std::uint64_t> c_codes_, d_codes_;
-  mutable std::vector<std::uint64_t> b_row_;  // sparse: B's rows one A row selects
-  mutable std::vector<int> columns_;          // sparse: their logical K
+  mutable std::vector<int> columns_;  // sparse: the logical K of each stored A element, row by row
 };
 
 // The registers a wgmma instruction names.

@@ -93,7 +93,8 @@ ElementDecoder::ElementDecoder(Type t, bool zeros_set_exponent, bool values)
 }
 
 std::unique_ptr<BlockTile> BlockTile::make(const Model& m, const TileSpec& s) {
-  if (m.engine != Engine::block_fma) return nullptr;
+  // Block-scaled kinds: F = 25 over 32 products (mxf8f6f4) or F = 35 (mxf4) does not fit int32 lanes.
+  if (m.engine != Engine::block_fma || s.scale_vec != 0) return nullptr;
   if (!decodable(s.a) || !decodable(s.b) || !decodable(s.c) || !decodable(s.d)) return nullptr;
   if (s.d != Type::f32 && s.d != Type::f16) return nullptr;
   if (info(s.a).man_bits + 1 + info(s.b).man_bits + 1 > 24) return nullptr;  // m_a * m_b exact in a float
@@ -165,7 +166,9 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   wa_ = word_format(s.a);
   wb_ = word_format(s.b);
   const auto mk = static_cast<std::size_t>(mp_) * static_cast<std::size_t>(s.k);
-  const auto nk = static_cast<std::size_t>(np_) * static_cast<std::size_t>(s.k);
+  bk_ = s.sparse ? 2 * s.k : s.k;
+  const auto nk = static_cast<std::size_t>(np_) * static_cast<std::size_t>(bk_);
+  if (s.sparse) b_at_.resize(static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.k));
   am_.assign(mk, 0.0F);  // padding rows and columns: zero terms
   ae_.assign(mk, ElementDecoder::kZeroExp);
   bm_.assign(nk, 0.0F);
@@ -184,19 +187,19 @@ bool BlockTile::values_fit(const Model& m, const TileSpec& s) {
          highest(s.a) + highest(s.b) <= 127 && lowest(s.a) + lowest(s.b) >= m.block.frac_bits - 127;
 }
 
-void BlockTile::decode_codes(const std::uint64_t* a, const std::uint64_t* b) {
-  const int K = s_.k;
-  // rows x K codes (k in order_) to m and e at r + k * stride.
-  const auto decode = [&](const ElementDecoder& dec, const std::uint64_t* codes, int rows, std::size_t stride,
-                          float* m, std::int32_t* e) {
+void BlockTile::decode_codes(const std::uint64_t* a, const std::uint64_t* b, bool natural_b) {
+  // rows x K codes (k in order_, or natural) to m and e at r + k * stride.
+  const auto decode = [&](const ElementDecoder& dec, const std::uint64_t* codes, int rows, int K, bool natural,
+                          std::size_t stride, float* m, std::int32_t* e) {
     for (int r = 0; r < rows; ++r) {
       const std::uint64_t* row = codes + static_cast<std::size_t>(r * K);
       std::size_t at = static_cast<std::size_t>(r);
-      for (int k = 0; k < K; ++k, at += stride) dec.decode(row[order_[static_cast<std::size_t>(k)]], m[at], e[at]);
+      for (int k = 0; k < K; ++k, at += stride)
+        dec.decode(row[natural ? k : order_[static_cast<std::size_t>(k)]], m[at], e[at]);
     }
   };
-  decode(da_, a, s_.m, static_cast<std::size_t>(mp_), am_.data(), ae_.data());
-  decode(db_, b, s_.n, static_cast<std::size_t>(np_), bm_.data(), be_.data());
+  decode(da_, a, s_.m, s_.k, false, static_cast<std::size_t>(mp_), am_.data(), ae_.data());
+  decode(db_, b, s_.n, bk_, natural_b, static_cast<std::size_t>(np_), bm_.data(), be_.data());
 }
 
 // The significand (fraction and the hidden bit of a normal number) converted exactly and scaled
@@ -267,7 +270,7 @@ void BlockTile::find_specials() {
   }
   for (int j = 0; j < s_.n; ++j) {
     std::int32_t most = INT32_MIN;
-    for (int k = 0; k < K; ++k) most = std::max(most, be_[static_cast<std::size_t>(k * np_ + j)]);
+    for (int k = 0; k < bk_; ++k) most = std::max(most, be_[static_cast<std::size_t>(k * np_ + j)]);
     b_special_[static_cast<std::size_t>(j)] = most == ElementDecoder::kSpecial;
   }
 }
@@ -350,9 +353,10 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
         out[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(acc[l]) + run[l], cut[l]));
 }
 
-// R rows of A at once over 8 columns: each B vector loaded serves R rows. The running sums and
-// results stay in vectors of 8 codes (D is f32 or f16) from C to D.
-template <int R>
+// R rows of A at once over 8 columns: each B vector loaded serves R rows (sparse: each row loads
+// the vector of the B row it picks). The running sums and results stay in vectors of 8 codes (D
+// is f32 or f16) from C to D.
+template <int R, bool Sparse>
 [[gnu::always_inline]] inline void BlockTile::rows(int i0, const std::uint64_t* c, std::uint64_t* d,
                                                    Ints& worst) const {
   static_assert(kLanes * sizeof(std::int32_t) == sizeof(Ints));
@@ -365,8 +369,14 @@ template <int R>
   const Ints floor = Ints{} + exp_floor_;
   const Ints zero{};
   const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
+  const std::uint32_t* b_at[R];  // sparse: B's row (times np) of each product of each row
+  for (int r = 0; r < R; ++r) b_at[r] = Sparse ? b_at_.data() + static_cast<std::size_t>((i0 + r) * s_.k) : nullptr;
   for (int j0 = 0; j0 < N; j0 += kLanes) {
     const int lanes = std::min(kLanes, N - j0);
+    // 8 values of a B operand at block position k for row r (j0 on).
+    const auto b_vec = [&](const auto* v, int r, int k, auto& out) {
+      std::memcpy(&out, v + b_at[r][k] + static_cast<std::size_t>(j0), sizeof out);
+    };
     // 8 codes of C from j0 on (0 past the last column); two halves narrowed in registers (one
     // 64-byte value would pass through memory).
     const auto load = [&](const std::uint64_t* codes, UInts& u) {
@@ -430,8 +440,9 @@ template <int R>
       const std::int32_t* ae = ae_.data() + first_a;
       for (int k = k0; k < k1; ++k, be += np, ae += mp) {  // E: the largest exponent of the block's terms, per column
         Ints y;
-        std::memcpy(&y, be, sizeof y);
+        if constexpr (!Sparse) std::memcpy(&y, be, sizeof y);
         for (int r = 0; r < R; ++r) {
+          if constexpr (Sparse) b_vec(be_.data(), r, k, y);
           const Ints x = y + ae[r];
           e[r] = e[r] > x ? e[r] : x;
         }
@@ -455,8 +466,11 @@ template <int R>
         }
         for (int k = k0; k < k1; ++k, bm += np, am += mp) {
           Floats v;
-          std::memcpy(&v, bm, sizeof v);
-          for (int r = 0; r < R; ++r) acc[r] += __builtin_convertvector(am[r] * v * scale[r], Ints);  // truncates
+          if constexpr (!Sparse) std::memcpy(&v, bm, sizeof v);
+          for (int r = 0; r < R; ++r) {
+            if constexpr (Sparse) b_vec(bm_.data(), r, k, v);
+            acc[r] += __builtin_convertvector(am[r] * v * scale[r], Ints);  // truncates
+          }
         }
       } else {
         Ints off[R];
@@ -465,9 +479,15 @@ template <int R>
         for (int k = k0; k < k1; ++k, be += np, bm += np, ae += mp, am += mp) {
           Ints y;
           Floats m;
-          std::memcpy(&y, be, sizeof y);
-          std::memcpy(&m, bm, sizeof m);
+          if constexpr (!Sparse) {
+            std::memcpy(&y, be, sizeof y);
+            std::memcpy(&m, bm, sizeof m);
+          }
           for (int r = 0; r < R; ++r) {
+            if constexpr (Sparse) {
+              b_vec(be_.data(), r, k, y);
+              b_vec(bm_.data(), r, k, m);
+            }
             Ints t = y + (ae[r] + off[r]);
             t = t > zero ? t : zero;  // 0: the term is below 1, the scale a float +0
             acc[r] += __builtin_convertvector(am[r] * m * reinterpret_cast<Floats>(t << 23), Ints);  // truncates
@@ -511,17 +531,23 @@ template <int R>
   }
 }
 
-PTXMMA_MULTIVERSION
-bool BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const {
+template <bool Sparse>
+[[gnu::always_inline]] inline bool BlockTile::rows_all(const std::uint64_t* c, std::uint64_t* d) const {
   Ints worst = Ints{} + INT32_MIN;
   int i = 0;
-  for (; i + kRows <= s_.m; i += kRows) rows<kRows>(i, c, d, worst);
-  for (; i < s_.m; ++i) rows<1>(i, c, d, worst);
+  for (; i + kRows <= s_.m; i += kRows) rows<kRows, Sparse>(i, c, d, worst);
+  for (; i < s_.m; ++i) rows<1, Sparse>(i, c, d, worst);
   return any(worst >= ElementDecoder::kSpecial + ElementDecoder::kZeroExp);
 }
 
+PTXMMA_MULTIVERSION
+bool BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const { return rows_all<false>(c, d); }
+
+PTXMMA_MULTIVERSION
+bool BlockTile::run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const { return rows_all<true>(c, d); }
+
 void BlockTile::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
-  decode_codes(a, b);
+  decode_codes(a, b, false);
   any_special_ = run_rows(c, d);
   if (any_special_) find_specials();
 }
@@ -531,6 +557,22 @@ bool BlockTile::takes_words(const TileSpec& s) {
   const auto decodable_words = [](Type t) { return info(t).is_signed && special_magnitudes(t).has_value(); };
   return info(s.b).bits == bits && (bits == 8 || bits == 16) && s.k % (32 / bits) == 0 && decodable_words(s.a) &&
          decodable_words(s.b);
+}
+
+void BlockTile::set_b_rows(const int* cols) {
+  const int K = s_.k;
+  for (int i = 0; i < s_.m; ++i)
+    for (int p = 0; p < K; ++p)
+      b_at_[static_cast<std::size_t>(i * K + p)] =
+          static_cast<std::uint32_t>(cols[i * K + order_[static_cast<std::size_t>(p)]] * np_);
+}
+
+void BlockTile::run_sparse(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* c,
+                           std::uint64_t* d) {
+  decode_codes(a, b, true);
+  set_b_rows(cols);
+  any_special_ = run_rows_sparse(c, d);
+  if (any_special_) find_specials();
 }
 
 void BlockTile::run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {

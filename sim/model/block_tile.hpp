@@ -82,6 +82,10 @@ class BlockTile {
   void run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
   // The same from register words, whole words at a time (TileKernel::run_words).
   void run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
+  // A sparse A against the B rows each row's metadata picks (TileKernel::run_sparse): B is decoded
+  // once over its 2K rows, and each row of A reads its own 8-column vectors of it.
+  void run_sparse(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* c,
+                  std::uint64_t* d);
   [[nodiscard]] static bool takes_words(const TileSpec& s);
   [[nodiscard]] bool row_special(int i) const { return a_special_[static_cast<std::size_t>(i)] != 0; }
   [[nodiscard]] bool col_special(int j) const { return b_special_[static_cast<std::size_t>(j)] != 0; }
@@ -89,7 +93,9 @@ class BlockTile {
 
  private:
   static constexpr int kLanes = 8;  // columns per pass of the inner loops
-  void decode_codes(const std::uint64_t* a, const std::uint64_t* b);
+  // A's rows in block order; B's in block order too, or (natural) in their own order (sparse).
+  void decode_codes(const std::uint64_t* a, const std::uint64_t* b, bool natural_b);
+  void set_b_rows(const int* cols);  // b_at_ from the sparse rows' B rows
   void decode_words(WordSource a, WordSource b);
   struct WordFormat;
   template <int PerWord>
@@ -100,10 +106,14 @@ class BlockTile {
   static bool values_fit(const Model& m, const TileSpec& s);
   static constexpr int kRows = 4;   // rows of A per pass
   // worst: the largest block exponent E seen, which tells whether a term had a NaN or Inf factor.
-  template <int R>
+  // Sparse: row i's product at block position p takes B's row at b_at_[i * K + p] (times np_).
+  template <int R, bool Sparse>
   void rows(int i0, const std::uint64_t* c, std::uint64_t* d, Ints& worst) const;
   // Whether any term had a NaN or Inf factor.
+  template <bool Sparse>
+  bool rows_all(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows(const std::uint64_t* c, std::uint64_t* d) const;
+  bool run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const;
   // Rounds total * 2^cut into D as a block sum does; NaN/Inf running sums are decided before.
   [[nodiscard]] std::uint64_t round_sum(std::int64_t total, std::int32_t cut) const;
   // The same for f32 D rounded toward zero or (all 23 bits) to nearest, 8 columns at once.
@@ -147,11 +157,13 @@ class BlockTile {
     int bias, emin;
   } run_c_, run_d_;
   int mp_, np_;  // M and N rounded up to kLanes
+  int bk_;       // B's rows: K, or 2K for a sparse A
   bool values_;  // am_ and bm_ hold the elements' values, not their m (values_fit)
   // Decoded operands, k-major: A at k * mp_ + i, B at k * np_ + j (8 rows or columns per vector);
   // k in block order.
   std::vector<float> am_, bm_;
   std::vector<std::int32_t> ae_, be_;
+  std::vector<std::uint32_t> b_at_;  // sparse: where each row's products find their B row
   std::vector<char> a_special_, b_special_;
   bool any_special_ = false;
 };

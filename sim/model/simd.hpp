@@ -6,6 +6,12 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define PTXMMA_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+// Loops whose every operation is an explicit fused multiply-add (std::fma): x86-64-v3 (AVX2 and
+// FMA) runs them as vector FMA instructions, the baseline build calls the C library's fma, which
+// is correctly rounded too. (Never the whole of PTXMMA_MULTIVERSION: with FMA available the
+// compiler may contract a * b + c elsewhere, which would change results.)
+#define PTXMMA_FMA_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define PTXMMA_MULTIVERSION
+#define PTXMMA_FMA_MULTIVERSION
 #endif

@@ -6,6 +6,7 @@
 
 #include "sim/model/block_tile.hpp"
 #include "sim/model/dot.hpp"
+#include "sim/model/fma_tile.hpp"
 #include "sim/model/simd.hpp"
 #include "sim/numeric/fields.hpp"
 
@@ -39,6 +40,25 @@ void integer_tile(const std::int16_t* a, const std::int16_t* b, const std::uint6
       const std::int64_t out = satfinite ? std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX) : sum;
       d[at] = static_cast<std::uint32_t>(out);
     }
+}
+
+// The same with a sparse A: row i's stored element kk meets B's row cols[i * k + kk] of 2k.
+PTXMMA_MULTIVERSION
+void integer_sparse_tile(const std::int16_t* a, const std::int16_t* b, const int* cols, const std::uint64_t* c,
+                         std::uint64_t* d, int m, int n, int k, bool satfinite) {
+  for (int i = 0; i < m; ++i) {
+    const int* col = cols + static_cast<std::size_t>(i * k);
+    for (int j = 0; j < n; ++j) {
+      const std::int16_t* __restrict x = a + static_cast<std::size_t>(i * k);
+      const std::int16_t* __restrict y = b + static_cast<std::size_t>(j * 2 * k);
+      std::int32_t s = 0;
+      for (int kk = 0; kk < k; ++kk) s += static_cast<std::int32_t>(x[kk]) * static_cast<std::int32_t>(y[col[kk]]);
+      const std::size_t at = static_cast<std::size_t>(i * n + j);
+      const std::int64_t sum = static_cast<std::int64_t>(static_cast<std::int32_t>(c[at])) + s;
+      const std::int64_t out = satfinite ? std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX) : sum;
+      d[at] = static_cast<std::uint32_t>(out);
+    }
+  }
 }
 
 // W words per row held in registers (W = 0: any number, from memory).
@@ -87,14 +107,21 @@ void pack_bits(const std::uint64_t* codes, int rows, int k, std::vector<std::uin
 
 }  // namespace
 
-TileKernel::TileKernel(const Model& m, const TileSpec& s) : m_(m), s_(s), block_(BlockTile::make(m, s)) {
+TileKernel::TileKernel(const Model& m, const TileSpec& s)
+    : m_(m), s_(s), block_(BlockTile::make(m, s)), fma_(FmaTile::make(m, s)) {
   const auto mk = static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.k);
   const auto nk = static_cast<std::size_t>(s.n) * static_cast<std::size_t>(s.k);
   integer_ = m.engine == Engine::integer && !info(s.a).is_float && !info(s.b).is_float && info(s.a).bits <= 8 &&
              info(s.b).bits <= 8 && s.k <= 64 && s.c == Type::s32;
+  const std::size_t b_rows = s.sparse ? 2 : 1;  // B's rows per stored column of A
   if (integer_) {
     ia_.resize(mk);
-    ib_.resize(nk);
+    ib_.resize(nk * b_rows);
+  }
+  if (s.sparse && m.engine == Engine::popc) {
+    pa_.resize(static_cast<std::size_t>(words_per_row()));
+    pb_.resize(static_cast<std::size_t>(s.n * words_per_row()));
+    b_row_.resize(nk);
   }
   ta_.resize(mk);
   tb_.resize(nk);
@@ -104,16 +131,30 @@ TileKernel::~TileKernel() = default;
 TileKernel::TileKernel(TileKernel&&) noexcept = default;
 
 void TileKernel::reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
-                           int i, int j) {
+                           int i, int j, int b_k, const int* cols, const std::uint64_t* sa,
+                           const std::uint64_t* sb) {
   const int K = s_.k;
+  if (b_k == 0) b_k = K;
   for (int k = 0; k < K; ++k) {
     ta_[static_cast<std::size_t>(k)] = term_of(s_.a, a[static_cast<std::size_t>(i * K + k)]);
-    tb_[static_cast<std::size_t>(k)] = term_of(s_.b, b[static_cast<std::size_t>(j * K + k)]);
+    const int row = cols ? cols[i * K + k] : k;
+    tb_[static_cast<std::size_t>(k)] = term_of(s_.b, b[static_cast<std::size_t>(j * b_k + row)]);
   }
   const std::size_t at = static_cast<std::size_t>(i * s_.n + j);
   const Term ct = make_term(s_.c, c[at]);
-  d[at] = dot(m_, DotOperands{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite,
-                              s_.bitop});
+  DotOperands r{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite, s_.bitop};
+  Term scale_a[4], scale_b[4];  // .scale_vec is at most 4X
+  if (sa) {
+    const int V = s_.scale_vec;
+    for (int v = 0; v < V; ++v) {
+      scale_a[v] = make_term(s_.scale, sa[i * V + v]);
+      scale_b[v] = make_term(s_.scale, sb[j * V + v]);
+    }
+    r.a_scales = scale_a;
+    r.b_scales = scale_b;
+    r.scale_k = K / V;  // sparse: a run of 2K/V logical k holds K/V stored elements
+  }
+  d[at] = dot(m_, r);
 }
 
 void TileKernel::run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
@@ -136,11 +177,10 @@ void TileKernel::run_reference(const std::uint64_t* a, const std::uint64_t* b, c
   }
 }
 
-void TileKernel::run_integer(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-                             std::uint64_t* d) {
+void TileKernel::widen(const std::uint64_t* a, const std::uint64_t* b) {
   // integer_value() of 8 bits or fewer: the code's bits at the top of 16, shifted back (arithmetic
   // for signed types).
-  const auto widen = [](Type t, const std::uint64_t* codes, std::vector<std::int16_t>& out) {
+  const auto to16 = [](Type t, const std::uint64_t* codes, std::vector<std::int16_t>& out) {
     const int up = 16 - info(t).bits;
     if (info(t).is_signed)
       for (std::size_t x = 0; x < out.size(); ++x)
@@ -148,9 +188,8 @@ void TileKernel::run_integer(const std::uint64_t* a, const std::uint64_t* b, con
     else
       for (std::size_t x = 0; x < out.size(); ++x) out[x] = static_cast<std::int16_t>(codes[x] & ((1U << (16 - up)) - 1));
   };
-  widen(s_.a, a, ia_);
-  widen(s_.b, b, ib_);
-  integer_tile(ia_.data(), ib_.data(), c, d, s_.m, s_.n, s_.k, s_.satfinite);
+  to16(s_.a, a, ia_);
+  to16(s_.b, b, ib_);
 }
 
 void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
@@ -162,13 +201,62 @@ void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::
           if (block_->row_special(i) || block_->col_special(j)) reference(a, b, c, d, i, j);
     return;
   }
-  if (integer_) return run_integer(a, b, c, d);
+  if (fma_) {
+    if (fma_->run(a, b, c, d))
+      for (int i = 0; i < s_.m; ++i)
+        for (int j = 0; j < s_.n; ++j)
+          if (fma_->special(i, j)) reference(a, b, c, d, i, j);
+    return;
+  }
+  if (integer_) {
+    widen(a, b);
+    return integer_tile(ia_.data(), ib_.data(), c, d, s_.m, s_.n, s_.k, s_.satfinite);
+  }
   if (m_.engine == Engine::popc) {
     pack_bits(a, s_.m, s_.k, pa_);
     pack_bits(b, s_.n, s_.k, pb_);
     return run_bits(pa_.data(), pb_.data(), c, d);
   }
   run_reference(a, b, c, d);
+}
+
+void TileKernel::run_sparse(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* c,
+                            std::uint64_t* d) {
+  const int K = s_.k, M = s_.m, N = s_.n;
+  if (block_) {
+    block_->run_sparse(a, b, cols, c, d);
+    if (block_->any_special())
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j)
+          if (block_->row_special(i) || block_->col_special(j)) reference(a, b, c, d, i, j, 2 * K, cols);
+    return;
+  }
+  if (integer_) {
+    widen(a, b);
+    return integer_sparse_tile(ia_.data(), ib_.data(), cols, c, d, M, N, K, s_.satfinite);
+  }
+  if (m_.engine == Engine::popc) {  // row by row: the row's bits against its B rows' bits
+    for (int i = 0; i < M; ++i) {
+      const int* col = cols + static_cast<std::size_t>(i * K);
+      for (int j = 0; j < N; ++j)
+        for (int s = 0; s < K; ++s)
+          b_row_[static_cast<std::size_t>(j * K + s)] = b[static_cast<std::size_t>(j * 2 * K + col[s])];
+      pack_bits(a + static_cast<std::size_t>(i * K), 1, K, pa_);
+      pack_bits(b_row_.data(), N, K, pb_);
+      run_bits_rows(pa_.data(), pb_.data(), c + static_cast<std::size_t>(i * N), d + static_cast<std::size_t>(i * N), 1);
+    }
+    return;
+  }
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) reference(a, b, c, d, i, j, 2 * K, cols);
+}
+
+void TileKernel::run_scaled(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* sa,
+                            const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d) {
+  // dot() output by output: no fast loop covers these models yet (BlockTile::make).
+  const int b_k = cols ? 2 * s_.k : s_.k;
+  for (int i = 0; i < s_.m; ++i)
+    for (int j = 0; j < s_.n; ++j) reference(a, b, c, d, i, j, b_k, cols, sa, sb);
 }
 
 bool TileKernel::takes_words() const { return block_ && BlockTile::takes_words(s_); }
@@ -193,7 +281,12 @@ void TileKernel::run_words(WordSource a, WordSource b, const std::uint64_t* c, s
 }
 
 void TileKernel::run_bits(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
-  popc_tile(a, b, c, d, s_.m, s_.n, words_per_row(), s_.bitop == BitOp::and_popc);
+  run_bits_rows(a, b, c, d, s_.m);
+}
+
+void TileKernel::run_bits_rows(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
+                               int rows) {
+  popc_tile(a, b, c, d, rows, s_.n, words_per_row(), s_.bitop == BitOp::and_popc);
 }
 
 }  // namespace ptxmma

@@ -1,4 +1,4 @@
-// The tile kernels (block-FMA fixed-point loops, integer, popc) against dot(), output by output,
+// The tile kernels (block-FMA fixed-point loops, f64 FMA chains, integer, popc) against dot(), output by output,
 // on random tiles shaped to reach every path: specials in A, B and C, zeros, subnormals,
 // cancellation, overflow, huge and tiny C, every block layout and rounding of the models.
 #include <gtest/gtest.h>
@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "sim/model/dot.hpp"
@@ -212,9 +213,183 @@ TEST(TileKernel, IntegerAndPopc) {
   check_tile(bmma, {Type::b1, Type::b1, Type::s32, Type::s32, 8, 8, 128, Rounding::rn, false, BitOp::xor_popc}, 1000, 64);
 }
 
-// The reference engines behind the same API (f64 chains, m8n8k4 addition orders).
+// f64 chains on the host's FMA in every mode: the mma shapes, rows and columns that do not fill
+// the 4 x 8 passes; sums and running sums in the subnormal range (products near 2^-1040, C near
+// the smallest normal), overflow, exact cancellation (the sign of zero in .rm).
+TEST(TileKernel, FmaChainF64) {
+  const Model& dmma = model("sm_90a", "dmma", Type::f64, Type::f64);
+  for (Rounding r : {Rounding::rn, Rounding::rz, Rounding::rm, Rounding::rp}) {
+    const int seed = 100 + 10 * static_cast<int>(r);
+    check_tile(dmma, {Type::f64, Type::f64, Type::f64, Type::f64, 8, 8, 4, r}, 2000, seed);
+    check_tile(dmma, {Type::f64, Type::f64, Type::f64, Type::f64, 16, 8, 16, r}, 1000, seed + 1);
+    check_tile(dmma, {Type::f64, Type::f64, Type::f64, Type::f64, 7, 13, 5, r}, 1000, seed + 2);
+    for (const int e : {-520, -537, -560})
+      check_tile(dmma, {Type::f64, Type::f64, Type::f64, Type::f64, 16, 8, 8, r}, 300, seed + 3, e);
+  }
+  check_tile(model("sm_120a", "dmma", Type::f64, Type::f64), {Type::f64, Type::f64, Type::f64, Type::f64, 16, 8, 4, Rounding::rz}, 500, 150);
+}
+
+// f64 chains of signed zeros, ones and the smallest subnormal: the sign of every zero sum and
+// product in every mode (a broadcast that adds +0 to -0 once lost it).
+TEST(TileKernel, FmaChainF64SignedZeros) {
+  const Model& dmma = model("sm_90a", "dmma", Type::f64, Type::f64);
+  const std::uint64_t values[] = {0, 0x8000000000000000, 0x3ff0000000000000, 0xbff0000000000000, 1, 0x8000000000000001};
+  std::mt19937_64 rng(160);
+  for (Rounding r : {Rounding::rn, Rounding::rz, Rounding::rm, Rounding::rp}) {
+    const TileSpec s{Type::f64, Type::f64, Type::f64, Type::f64, 8, 8, 4, r};
+    TileKernel kernel(dmma, s);
+    std::vector<std::uint64_t> a(32), b(32), c(64), d(64);
+    for (int t = 0; t < 500; ++t) {
+      for (auto* v : {&a, &b, &c})
+        for (auto& x : *v) x = values[rng() % (v == &c ? 2 : 6)];
+      kernel.run(a.data(), b.data(), c.data(), d.data());
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) {
+          const DotRequest q{s.a, s.b, s.c, s.d, &a[static_cast<std::size_t>(i * 4)], &b[static_cast<std::size_t>(j * 4)], 4,
+                             c[static_cast<std::size_t>(i * 8 + j)], r};
+          ASSERT_EQ(d[static_cast<std::size_t>(i * 8 + j)], dot(dmma, q)) << name(r) << " tile " << t << " (" << i << ", " << j << ")";
+        }
+    }
+  }
+}
+
+// Sparse A (run_sparse) against dot() on the B rows each row picks: rows pick any of B's 2K rows
+// (repeats included), and B's other rows hold specials that must not matter.
+void check_sparse(const Model& model, TileSpec s, int tiles, std::uint64_t seed) {
+  s.sparse = true;
+  Codes in(seed);
+  std::mt19937_64 pick(seed);
+  TileKernel kernel(model, s);
+  const auto mk = static_cast<std::size_t>(s.m * s.k), nk2 = static_cast<std::size_t>(s.n * 2 * s.k);
+  const auto mn = static_cast<std::size_t>(s.m * s.n);
+  std::vector<std::uint64_t> a(mk), b(nk2), c(mn), d(mn), row(static_cast<std::size_t>(s.k));
+  std::vector<int> cols(mk);
+  long failures = 0;
+  for (int t = 0; t < tiles; ++t) {
+    const bool specials = in.chance(20);
+    for (auto& x : a) x = in.draw_mostly_finite(s.a, specials);
+    for (auto& x : b) x = in.draw_mostly_finite(s.b, specials || in.chance(5));
+    for (auto& x : c) x = in.draw_mostly_finite(s.c, in.chance(50));
+    for (auto& x : cols) x = static_cast<int>(pick() % static_cast<std::uint64_t>(2 * s.k));
+    kernel.run_sparse(a.data(), b.data(), cols.data(), c.data(), d.data());
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j) {
+        for (int x = 0; x < s.k; ++x)
+          row[static_cast<std::size_t>(x)] = b[static_cast<std::size_t>(j * 2 * s.k + cols[static_cast<std::size_t>(i * s.k + x)])];
+        const std::size_t at = static_cast<std::size_t>(i * s.n + j);
+        const DotRequest r{s.a, s.b, s.c, s.d, &a[static_cast<std::size_t>(i * s.k)], row.data(), s.k, c[at],
+                           s.rounding, s.satfinite, s.bitop};
+        const std::uint64_t want = dot(model, r);
+        if (d[at] != want && ++failures <= 5)
+          ADD_FAILURE() << model.name << " sparse tile " << t << " (" << i << ", " << j << "): kernel " << std::hex
+                        << d[at] << ", dot " << want;
+      }
+  }
+  EXPECT_EQ(failures, 0) << model.name << ": of " << tiles << " sparse tiles of " << s.m << "x" << s.n << "x" << s.k;
+}
+
+TEST(TileKernel, Sparse) {
+  check_sparse(model("sm_90a", "hmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 16, 8, 16}, 2000, 200);
+  check_sparse(model("sm_90a", "hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 16, 8, 8}, 2000, 201);
+  check_sparse(model("sm_90a", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 16, 8, 16}, 2000, 202);
+  check_sparse(model("sm_90a", "hmma", Type::tf32, Type::f32), {Type::tf32, Type::tf32, Type::f32, Type::f32, 16, 8, 8}, 2000, 203);
+  check_sparse(model("sm_90a", "fp8_via_hmma", Type::e4m3, Type::f32), {Type::e4m3, Type::e5m2, Type::f32, Type::f32, 16, 8, 32}, 2000, 204);
+  check_sparse(model("sm_89", "fp8_via_hmma", Type::e4m3, Type::f16), {Type::e4m3, Type::e4m3, Type::f16, Type::f16, 16, 8, 32}, 1000, 205);
+  check_sparse(model("sm_80", "hmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 16, 8, 16}, 1000, 206);
+  check_sparse(model("sm_90a", "hgmma", Type::f16, Type::f32), {Type::f16, Type::f16, Type::f32, Type::f32, 64, 24, 16}, 200, 207);
+  check_sparse(model("sm_90a", "qgmma", Type::e4m3, Type::f32), {Type::e4m3, Type::e4m3, Type::f32, Type::f32, 64, 16, 32}, 200, 208);
+  check_sparse(model("sm_90a", "qgmma", Type::e5m2, Type::f16), {Type::e5m2, Type::e4m3, Type::f16, Type::f16, 64, 8, 32}, 200, 209);
+  const Model& imma = model("sm_90a", "imma", Type::s8, Type::s32);
+  check_sparse(imma, {Type::s8, Type::u8, Type::s32, Type::s32, 16, 8, 32, Rounding::rn, true}, 2000, 210);
+  check_sparse(imma, {Type::u4, Type::s4, Type::s32, Type::s32, 16, 8, 64}, 2000, 211);
+  check_sparse(model("sm_90a", "bmma", Type::b1, Type::s32),
+               {Type::b1, Type::b1, Type::s32, Type::s32, 16, 8, 128, Rounding::rn, false, BitOp::and_popc}, 500, 212);
+}
+
+// Block-scaled tiles (run_scaled: which scale and which B row each output takes) against dot()
+// with the scales given directly: scales near 2^0, at both ends of the range and NaN; dense, and
+// sparse with any B rows.
+void check_scaled(const Model& model, TileSpec s, int tiles, std::uint64_t seed, bool sparse = false) {
+  s.sparse = sparse;
+  Codes in(seed);
+  std::mt19937_64 pick(seed);
+  TileKernel kernel(model, s);
+  const int V = s.scale_vec, b_k = sparse ? 2 * s.k : s.k;
+  const auto mk = static_cast<std::size_t>(s.m * s.k), nk = static_cast<std::size_t>(s.n * b_k);
+  const auto mn = static_cast<std::size_t>(s.m * s.n);
+  std::vector<std::uint64_t> a(mk), b(nk), c(mn), d(mn), row(static_cast<std::size_t>(s.k));
+  std::vector<std::uint64_t> sa(static_cast<std::size_t>(s.m * V)), sb(static_cast<std::size_t>(s.n * V));
+  std::vector<int> cols(mk);
+  const auto scale = [&] {
+    switch (pick() % 8) {
+      case 0: return s.scale == Type::ue8m0 ? std::uint64_t{0xff} : std::uint64_t{0x7f};  // NaN
+      case 1: return std::uint64_t{0};
+      case 2: return s.scale == Type::ue8m0 ? std::uint64_t{0xfe} : std::uint64_t{0x7e};
+      default: return s.scale == Type::ue8m0 ? 120 + pick() % 15 : pick() & 0x7e;
+    }
+  };
+  long failures = 0;
+  for (int t = 0; t < tiles; ++t) {
+    const bool specials = in.chance(20);
+    for (auto& x : a) x = in.draw_mostly_finite(s.a, specials);
+    for (auto& x : b) x = in.draw_mostly_finite(s.b, specials);
+    for (auto& x : c) x = in.draw_mostly_finite(s.c, in.chance(50));
+    const bool nan_scales = in.chance(10);
+    for (auto* v : {&sa, &sb})
+      for (auto& x : *v)
+        for (x = scale(); !nan_scales && (x == 0xff || (s.scale == Type::ue4m3 && x == 0x7f));) x = scale();
+    for (auto& x : cols) x = static_cast<int>(pick() % static_cast<std::uint64_t>(b_k));
+    kernel.run_scaled(a.data(), b.data(), sparse ? cols.data() : nullptr, sa.data(), sb.data(), c.data(), d.data());
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j) {
+        std::vector<Term> at, bt;
+        for (int x = 0; x < s.k; ++x) {
+          const int k = sparse ? cols[static_cast<std::size_t>(i * s.k + x)] : x;
+          at.push_back(make_term(s.a, a[static_cast<std::size_t>(i * s.k + x)]));
+          bt.push_back(make_term(s.b, b[static_cast<std::size_t>(j * b_k + k)]));
+        }
+        Term ta[4], tb[4];
+        for (int v = 0; v < V; ++v) {
+          ta[v] = make_term(s.scale, sa[static_cast<std::size_t>(i * V + v)]);
+          tb[v] = make_term(s.scale, sb[static_cast<std::size_t>(j * V + v)]);
+        }
+        const std::size_t at_ij = static_cast<std::size_t>(i * s.n + j);
+        const Term ct = make_term(s.c, c[at_ij]);
+        DotOperands r{s.a, s.b, s.c, s.d, at.data(), bt.data(), s.k, &ct};
+        r.a_scales = ta;
+        r.b_scales = tb;
+        r.scale_k = s.k / V;
+        const std::uint64_t want = dot(model, r);
+        if (d[at_ij] != want && ++failures <= 5)
+          ADD_FAILURE() << model.name << " scaled tile " << t << " (" << i << ", " << j << "): kernel " << std::hex
+                        << d[at_ij] << ", dot " << want;
+      }
+  }
+  EXPECT_EQ(failures, 0) << model.name << ": of " << tiles << " scaled tiles";
+}
+
+TEST(TileKernel, BlockScaled) {
+  const Model& mx = model("sm_120a", "mxf8f6f4", Type::e4m3, Type::f32);
+  const Type types[] = {Type::e4m3, Type::e5m2, Type::e3m2, Type::e2m3, Type::e2m1};
+  int seed = 300;
+  for (const Type a : types)
+    for (const Type b : {Type::e4m3, Type::e2m1, Type::e3m2}) {
+      TileSpec s{a, b, Type::f32, Type::f32, 16, 8, 32};
+      s.scale_vec = 1;
+      check_scaled(mx, s, 60, seed++);
+      check_scaled(mx, s, 30, seed++, true);
+    }
+  for (const auto& [family, scale, v] : {std::tuple{"mxf4", Type::ue8m0, 2}, std::tuple{"mxf4nvf4", Type::ue8m0, 4},
+                                         std::tuple{"mxf4nvf4", Type::ue4m3, 4}}) {
+    TileSpec s{Type::e2m1, Type::e2m1, Type::f32, Type::f32, 16, 8, 64};
+    s.scale_vec = v;
+    s.scale = scale;
+    check_scaled(model("sm_120a", family, Type::e2m1, Type::f32), s, 60, seed++);
+  }
+}
+
+// The reference engines behind the same API (m8n8k4 addition orders).
 TEST(TileKernel, ReferenceEngines) {
-  check_tile(model("sm_90a", "dmma", Type::f64, Type::f64), {Type::f64, Type::f64, Type::f64, Type::f64, 8, 8, 4, Rounding::rm}, 200, 70);
   check_tile(model("sm_90a", "hmma_m8n8k4", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 8, 8, 4}, 200, 71);
 }
 

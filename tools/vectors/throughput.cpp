@@ -70,6 +70,8 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
     SharedMemory smem;
     std::vector<std::uint32_t> c, d;
     WgmmaInputs in;
+    // Sparse: indices 0 and 1 in every chunk (as for mma.sp), selector 0.
+    std::vector<std::uint32_t> meta = std::vector<std::uint32_t>(128, 0x44444444U);
   };
   auto s = std::make_shared<State>(State{WgmmaExecutor(v, model, WgmmaOperands{}), SharedMemory(), {}, {}, {}});
   const int bits = element_bits(v.a);
@@ -87,6 +89,7 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
   fill(v.a, 0, 64);
   fill(v.b, b_start, v.shape.n);
   s->in.shared = &s->smem;
+  if (v.is_sparse()) s->in.meta = s->meta;
   s->in.desc_a = MatrixDescriptor::encode(0, 128, 8 * row_bytes, 0, Swizzle::none);
   s->in.desc_b = MatrixDescriptor::encode(b_start, 128, 8 * row_bytes, 0, Swizzle::none);
   s->c.resize(static_cast<std::size_t>(128 * v.regs(Operand::d)));
@@ -95,7 +98,7 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
     for (int e = 0; e < 32 / dbits; ++e) w = set_element(w, dbits, e, static_cast<std::uint32_t>(random_element(v.d, rng)));
   s->d.resize(s->c.size());
   s->in.c = s->c;
-  mnk = 64L * v.shape.n * v.shape.k;
+  mnk = 64L * v.shape.n * v.a_cols();
   return [s] { s->exec.run(s->in, s->d); };
 }
 
