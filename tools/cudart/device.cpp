@@ -107,20 +107,21 @@ const ptx::Program& Device::program(Kernel& k) {
   ptx::ParseOptions po;
   po.entry = k.name;
   po.default_target = arch_;
-  k.program = std::make_unique<ptx::Program>(ptx::parse_ptx(m.ptx, file, po));
-  return *k.program;
-}
-
-void Device::launch(void* kernel, const LaunchShape& shape, void** args) {
-  Kernel& k = *static_cast<Kernel*>(kernel);
-  const ptx::Program& prog = program(k);
-  for (const ptx::Variable& v : prog.variables) {
+  auto parsed = std::make_unique<ptx::Program>(ptx::parse_ptx(m.ptx, file, po));
+  for (const ptx::Variable& v : parsed->variables) {
     if (v.space != ptx::Space::global) continue;
     // Every module's variables start at the same address of the one global memory (isa/ptx_parser.cpp).
     if (globals_of_ >= 0 && globals_of_ != k.module)
       throw Error(fmt::format("{}: two modules (translation units) with .global variables: ptxmma's CUDA runtime holds one", k.name));
     globals_of_ = k.module;
   }
+  k.program = std::move(parsed);
+  return *k.program;
+}
+
+void Device::launch(void* kernel, const LaunchShape& shape, void** args) {
+  Kernel& k = *static_cast<Kernel*>(kernel);
+  const ptx::Program& prog = program(k);
   InterpreterOptions o;
   o.arch = arch_;
   o.ntid = shape.block;
