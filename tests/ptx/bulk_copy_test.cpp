@@ -11,12 +11,6 @@
 namespace ptxmma::test {
 namespace {
 
-std::string warnings(const Ran& r) {
-  std::string s;
-  for (const auto& w : r.summary.warnings) s += w.text() + "\n";
-  return s;
-}
-
 void fill_global(Ran& r) {
   for (std::uint64_t a = 0; a < 0x1000; ++a) r.machine->global().store(0x10000 + a, 1, (a * 7 + 3) & 0xff);
 }

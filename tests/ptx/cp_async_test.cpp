@@ -9,12 +9,6 @@
 namespace ptxmma::test {
 namespace {
 
-std::string warnings(const Ran& r) {
-  std::string s;
-  for (const auto& w : r.summary.warnings) s += w.text() + "\n";
-  return s;
-}
-
 // Lane l copies 16 bytes from global 0x1000 + 16 l to shared 16 l (group 0), 8 bytes from
 // 0x1200 + 8 l to 0x200 + 8 l with a source size of l % 9 (group 1), and 4 bytes to 0x300 + 4 l
 // with ignore-src on odd lanes (not committed before wait_all).

@@ -34,6 +34,13 @@ inline Ran run_ptx(const std::string& text, const std::function<void(Ran&)>& set
   return r;
 }
 
+// The run's warnings, one diagnostic per line.
+inline std::string warnings(const Ran& r) {
+  std::string s;
+  for (const auto& w : r.summary.warnings) s += w.text() + "\n";
+  return s;
+}
+
 // Sets a register in every lane.
 inline void set_all(Ran& r, const std::string& name, std::uint64_t v) {
   const int idx = r.index(name);

@@ -40,12 +40,6 @@ void ones(Ran& r) {
   }
 }
 
-std::string warnings(const Ran& r) {
-  std::string s;
-  for (const auto& w : r.summary.warnings) s += w.text() + "\n";
-  return s;
-}
-
 TEST(Warpgroup, WgmmaRunsOnFourWarps) {
   const Ran r = run_ptx(kDecl + "wgmma.fence.sync.aligned;\n" + kMma +
                             "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nmov.f32 %x, %d0;\n",
