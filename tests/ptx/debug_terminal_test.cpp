@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
@@ -24,7 +25,7 @@ class Terminal {
     if (pid_ == 0) {
       setenv("TERM", "xterm", 1);
       setenv("HOME", ::testing::TempDir().c_str(), 1);  // no ~/.editrc of the user
-      execl(PTXMMA_CLI, PTXMMA_CLI, "debug", ptx.c_str(), "--max-steps", "1000000000", static_cast<char*>(nullptr));
+      execl(kPtxmmaCli, kPtxmmaCli, "debug", ptx.c_str(), "--max-steps", "1000000000", static_cast<char*>(nullptr));
       _exit(127);
     }
   }
@@ -56,9 +57,14 @@ class Terminal {
   }
   // The output after the last match.
   [[nodiscard]] std::string rest() const { return out_.substr(from_); }
+  // The exit status, or -1 when the program has not ended within 20 s (it is killed then).
   int exit_status() {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     int status = 0;
-    waitpid(pid_, &status, 0);
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > until) return -1;  // the destructor kills it
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     waited_ = true;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
@@ -80,34 +86,38 @@ TEST(DebuggerTerminal, EditingHistoryCompletionRepeatAndCtrlC) {
   ASSERT_TRUE(t.started());
   // Keys are typed once the prompt shows (libedit has the terminal then, not the line discipline).
   const auto at_prompt = [&t](const std::string& keys) {
-    ASSERT_TRUE(t.wait_for("(ptxmma) ")) << t.out();
+    if (!t.wait_for("(ptxmma) ")) return false;
     t.type(keys);
+    return true;
   };
-  at_prompt("p %laneid 3\r");
+  ASSERT_TRUE(at_prompt("p %laneid 3\r")) << t.out();
   ASSERT_TRUE(t.wait_for("lane  3 %laneid = 3")) << t.out();
-  at_prompt("\x1b[A\r");  // Up: the last command again
+  ASSERT_TRUE(at_prompt("\x1b[A\r")) << t.out();  // Up: the last command again
   ASSERT_TRUE(t.wait_for("lane  3 %laneid = 3")) << t.out();
   // Ctrl-A to the start, Ctrl-F past the first p, Ctrl-H deletes it: none of these keys means
   // anything to the tty's line discipline, so the test holds even when the keys arrive before
   // libedit has put the terminal in raw mode (Ctrl-D would be the tty's end-of-file then).
-  at_prompt("pp %laneid 5\x01\x06\x08\r");
+  ASSERT_TRUE(at_prompt("pp %laneid 5\x01\x06\x08\r")) << t.out();
   ASSERT_TRUE(t.wait_for("lane  5 %laneid = 5")) << t.out();
-  at_prompt("step\r");
+  ASSERT_TRUE(at_prompt("step\r")) << t.out();
   ASSERT_TRUE(t.wait_for("line 9, lanes ffffffff: bra.uni $L_spin;")) << t.out();
-  at_prompt("\r");  // Enter repeats the step
+  ASSERT_TRUE(at_prompt("\r")) << t.out();  // Enter repeats the step
   ASSERT_TRUE(t.wait_for("line 8, lanes ffffffff: add.u32 %r1, %r1, 1;")) << t.out();
-  at_prompt("contin\t\r");  // Tab completes the command; the loop never ends
+  ASSERT_TRUE(at_prompt("contin\t\r")) << t.out();  // Tab completes the command; the loop never ends
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   t.type("\x03");  // Ctrl-C
   ASSERT_TRUE(t.wait_for("interrupted")) << t.out();
-  at_prompt("p/d %r1 0\r");
+  ASSERT_TRUE(at_prompt("p/d %r1 0\r")) << t.out();
   ASSERT_TRUE(t.wait_for("lane  0 %r1 = ")) << t.out();
   ASSERT_TRUE(t.wait_for("\n")) << t.out();
   const std::string shown = t.out().substr(t.out().rfind("lane  0 %r1 = ") + 14);
   EXPECT_GT(std::atoll(shown.c_str()), 2) << "the loop ran until Ctrl-C: " << shown;
-  at_prompt("\x03");  // Ctrl-C at the prompt: a fresh prompt, the session goes on
+  // Ctrl-C while typing drops the line (the quit is not run): a fresh prompt, the session goes on.
+  ASSERT_TRUE(at_prompt("quit\x03")) << t.out();
   ASSERT_TRUE(t.wait_for("^C")) << t.out();
-  at_prompt("quit\r");
+  ASSERT_TRUE(at_prompt("p %laneid 7\r")) << t.out();
+  ASSERT_TRUE(t.wait_for("lane  7 %laneid = 7")) << t.out();
+  ASSERT_TRUE(at_prompt("quit\r")) << t.out();
   EXPECT_EQ(t.exit_status(), 0) << t.out();
   std::remove(ptx.c_str());
 }

@@ -6,7 +6,10 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cwchar>
 #include <iostream>
+
+#include <unistd.h>
 
 namespace ptxmma::cli {
 namespace {
@@ -14,6 +17,30 @@ namespace {
 volatile std::sig_atomic_t interrupted = 0;
 
 extern "C" void on_interrupt(int /*signal*/) { interrupted = 1; }
+
+// libedit reads keys through this. Its own reader retries the first read that a signal
+// interrupts, so the first Ctrl-C at the prompt would be lost; this one gives up the line at
+// once, also when the key came before the read began (the flag is already set then).
+extern "C" int read_key(EditLine* /*el*/, wchar_t* key) {
+  std::mbstate_t state{};
+  for (;;) {
+    if (interrupted) {
+      errno = EINTR;
+      return -1;
+    }
+    char byte = 0;
+    const ssize_t n = ::read(STDIN_FILENO, &byte, 1);
+    if (n == 0) return 0;
+    if (n < 0) {
+      if (errno == EINTR) continue;  // another signal (a resized window): read on
+      return -1;
+    }
+    const std::size_t got = std::mbrtowc(key, &byte, 1, &state);
+    if (got == static_cast<std::size_t>(-2)) continue;  // part of a multibyte character
+    if (got == static_cast<std::size_t>(-1)) *key = static_cast<unsigned char>(byte);  // not valid: the byte itself
+    return 1;
+  }
+}
 
 // The prompt of the one editor (libedit asks a function for it).
 const char* the_prompt = "";
@@ -86,6 +113,7 @@ LineReader::LineReader(std::istream& in, std::ostream& out, bool terminal, bool 
   history(editor_->history, &editor_->event, H_SETUNIQUE, 1);
   el_set(editor_->el, EL_EDITOR, "emacs");
   el_set(editor_->el, EL_PROMPT, prompt_of);
+  el_set(editor_->el, EL_GETCFN, read_key);
   el_set(editor_->el, EL_HIST, history, editor_->history);
   el_set(editor_->el, EL_CLIENTDATA, this);
   el_set(editor_->el, EL_ADDFN, "ptxmma-complete", "complete a command or register name", complete_word);
@@ -97,24 +125,26 @@ LineReader::~LineReader() = default;
 
 std::optional<std::string> LineReader::read() {
   if (editor_) {
-    int count = 0;
-    errno = 0;
-    const char* got = el_gets(editor_->el, &count);
-    if (!got) {
-      if (count < 0 && errno == EINTR) {  // Ctrl-C while typing: drop the line
-        InterruptScope::take();
+    for (;;) {
+      int count = 0;
+      const char* got = el_gets(editor_->el, &count);
+      // Ctrl-C drops the line being typed (libedit hands back what was typed so far) and shows
+      // a fresh prompt, as a shell does; the caller never sees the dropped line.
+      if (InterruptScope::take()) {
         el_reset(editor_->el);
         std::fputs("^C\n", stdout);
-        return std::string();
+        continue;
       }
-      std::fputs("\n", stdout);
-      return std::nullopt;
+      if (!got) {
+        std::fputs("\n", stdout);
+        return std::nullopt;
+      }
+      std::string line(got);
+      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+      if (line.find_first_not_of(" \t") != std::string::npos)
+        history(editor_->history, &editor_->event, H_ENTER, line.c_str());
+      return line;
     }
-    std::string line(got);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-    if (line.find_first_not_of(" \t") != std::string::npos)
-      history(editor_->history, &editor_->event, H_ENTER, line.c_str());
-    return line;
   }
   out_ << prompt_ << std::flush;
   std::string line;

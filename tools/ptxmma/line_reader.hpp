@@ -26,8 +26,8 @@ class LineReader {
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
-  // The next line (without its newline); nullopt at the end of the input. Ctrl-C while a line is
-  // typed gives "" (a fresh prompt).
+  // The next line (without its newline); nullopt at the end of the input. At a terminal, Ctrl-C
+  // while a line is typed drops it and prompts again.
   std::optional<std::string> read();
   [[nodiscard]] bool terminal() const { return editor_ != nullptr; }
   // The completer's candidates (Tab).
