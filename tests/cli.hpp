@@ -1,4 +1,4 @@
-// Runs the built `ptxmma` (PTXMMA_CLI) with arguments, for the tests of its commands.
+// Runs the built `ptxmma` (kPtxmmaCli) with arguments, for the tests of its commands.
 #pragma once
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "tests/paths.hpp"
 
 namespace ptxmma::test {
 
@@ -30,7 +31,7 @@ inline CliResult run_cli(const std::string& args) {
   static int serial = 0;
   const std::string base =
       ::testing::TempDir() + "ptxmma_cli_" + std::to_string(getpid()) + "_" + std::to_string(serial++);
-  const std::string cmd = std::string(PTXMMA_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string cmd = std::string(kPtxmmaCli) + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int raw = std::system(cmd.c_str());
   CliResult r;
   r.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

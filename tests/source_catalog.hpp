@@ -4,12 +4,13 @@
 #include <string>
 
 #include "sim/catalog/matrix_catalog.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 
 template <MatrixCatalog (*Load)(const std::string&)>
 const MatrixCatalog& source_catalog() {
-  static const MatrixCatalog catalog = Load(std::string(PTXMMA_SOURCE_DIR) + "/configs");
+  static const MatrixCatalog catalog = Load(std::string(kPtxmmaSourceDir) + "/configs");
   return catalog;
 }
 

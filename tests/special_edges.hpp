@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma::test {
 
@@ -18,7 +19,7 @@ struct EdgeLine {
 };
 
 inline std::vector<EdgeLine> special_edge_lines() {
-  const std::string path = std::string(PTXMMA_SOURCE_DIR) + "/tests/data/special-sm90/edges.txt";
+  const std::string path = std::string(kPtxmmaSourceDir) + "/tests/data/special-sm90/edges.txt";
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open");
   std::vector<EdgeLine> out;

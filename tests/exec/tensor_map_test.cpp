@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "tests/paths.hpp"
 #include "tools/vectors/data_file.hpp"
 
 namespace ptxmma {
@@ -78,7 +79,7 @@ bool parse(const std::string& line, Captured& c) {
 }
 
 std::vector<Captured> captured() {
-  const std::vector<std::uint8_t> raw = read_data_file(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/tensormap-sm90/maps.txt");
+  const std::vector<std::uint8_t> raw = read_data_file(std::string(kPtxmmaSourceDir) + "/tests/data/tensormap-sm90/maps.txt");
   std::stringstream text(std::string(raw.begin(), raw.end()));
   std::vector<Captured> out;
   std::string line;

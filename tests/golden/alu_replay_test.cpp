@@ -7,6 +7,7 @@
 
 #include "isa/ptx_parser.hpp"
 #include "sim/error.hpp"
+#include "tests/paths.hpp"
 #include "tests/ptx/ptx_test_util.hpp"
 #include "tools/vectors/alu_forms.hpp"
 #include "tools/vectors/alu_golden.hpp"
@@ -14,7 +15,7 @@
 namespace ptxmma {
 namespace {
 
-const std::string kSet = std::string(PTXMMA_SOURCE_DIR) + "/tests/data/alu-sm90";
+const std::string kSet = std::string(kPtxmmaSourceDir) + "/tests/data/alu-sm90";
 
 const AluGoldenSet& golden() {
   static const AluGoldenSet s = read_alu_golden_set(kSet);
@@ -46,7 +47,7 @@ std::vector<std::uint64_t> words(const std::string& text) {
 }
 
 std::vector<Rule> rules() {
-  std::ifstream in(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/alu-sm90-rules.txt");
+  std::ifstream in(std::string(kPtxmmaSourceDir) + "/tests/data/alu-sm90-rules.txt");
   std::vector<Rule> out;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;

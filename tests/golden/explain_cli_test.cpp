@@ -4,13 +4,14 @@
 #include <string>
 
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
 
 using test::run_cli;
 
-const std::string kSet = std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sp-sm90";
+const std::string kSet = std::string(kPtxmmaSourceDir) + "/tests/data/mma-sp-sm90";
 const std::string kSparse = "'mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16'";
 
 TEST(ExplainCli, SelectorPicksTheSparseEntry) {
@@ -31,7 +32,7 @@ TEST(ExplainCli, SelectorErrors) {
                        "selector 5 (it has 0, 1, 2, 3)"),
             std::string::npos)
       << r.err;
-  r = run_cli("explain " + std::string(PTXMMA_SOURCE_DIR) +
+  r = run_cli("explain " + std::string(kPtxmmaSourceDir) +
               "/tests/data/mma-sm90-h200 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' --selector 0");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("--selector: 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' is not sparse"),

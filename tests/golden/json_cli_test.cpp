@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 using test::run_cli;
 using test::slurp;
 
-const std::string kSrc = std::string(PTXMMA_SOURCE_DIR) + "/";
+const std::string kSrc = std::string(kPtxmmaSourceDir) + "/";
 
 nlohmann::json json_of(const std::string& args) {
   const auto r = run_cli(args);

@@ -15,6 +15,7 @@
 #include "sim/error.hpp"
 #include "tests/malformed/malformed.hpp"
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 
 namespace ptxmma {
@@ -22,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string data_dir() { return std::string(PTXMMA_SOURCE_DIR) + "/tests/data/matlab-tc"; }
+std::string data_dir() { return std::string(kPtxmmaSourceDir) + "/tests/data/matlab-tc"; }
 
 // One test per manifest file: the file's model is supported and every case matches.
 class MatlabTcFileTest : public ::testing::TestWithParam<std::string> {};
@@ -95,7 +96,7 @@ TEST(MatlabTc, PerGpuFolderAndSingleFile) {
   EXPECT_TRUE(is_matlab_tc_path(data_dir()));
   EXPECT_TRUE(is_matlab_tc_path(data_dir() + "/A2"));
   EXPECT_TRUE(is_matlab_tc_path(data_dir() + "/A2/fp16_f16.csv"));
-  EXPECT_FALSE(is_matlab_tc_path(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sm90-h200"));
+  EXPECT_FALSE(is_matlab_tc_path(std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-h200"));
 }
 
 // Another architecture's model is a real alternative: B200's FP8 results reject the published

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
@@ -30,7 +31,7 @@ class ReplayHtml : public ::testing::Test {
     dir_ = fs::path(::testing::TempDir()) / ("ptxmma-html-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    fs::copy(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/probes-sm90", dir_ / "set", fs::copy_options::recursive);
+    fs::copy(std::string(kPtxmmaSourceDir) + "/tests/data/probes-sm90", dir_ / "set", fs::copy_options::recursive);
     // The last word of the file: lane 31's last D word of the last case.
     const fs::path bin = dir_ / "set" / "m16n8k8.row.col.f32.f16.f16.f32.bin";
     std::fstream f(bin, std::ios::in | std::ios::out | std::ios::binary);
@@ -67,7 +68,7 @@ TEST_F(ReplayHtml, ReportMarksTheDifferingRegister) {
   ASSERT_NE(lane31, std::string::npos);
   EXPECT_EQ(count(page.substr(lane31, page.find("</tr>", lane31) - lane31), "<td class=\"ok\">"), 3);
 
-  const auto matlab = run_cli("replay " + std::string(PTXMMA_SOURCE_DIR) + "/tests/data/matlab-tc/V100 --html " + html);
+  const auto matlab = run_cli("replay " + std::string(kPtxmmaSourceDir) + "/tests/data/matlab-tc/V100 --html " + html);
   EXPECT_EQ(matlab.status, 1);
   EXPECT_NE(matlab.err.find("--html applies to mma and wgmma golden sets"), std::string::npos) << matlab.err;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "tests/paths.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/replay.hpp"
 
@@ -25,13 +26,13 @@ void expect_clean_replay_of(const std::string& dir, std::size_t variants) {
 }
 
 void expect_clean_replay(const std::string& name, std::size_t variants) {
-  expect_clean_replay_of(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/" + name, variants);
+  expect_clean_replay_of(std::string(kPtxmmaSourceDir) + "/tests/data/" + name, variants);
 }
 
 TEST(GoldenReplay, H200RandomCases) { expect_clean_replay("mma-sm90-h200", 97); }
 // The shared golden sets themselves, where ../shared is beside the checkout (as in CI).
 TEST(GoldenReplay, SharedSets) {
-  const std::string golden = std::string(PTXMMA_SOURCE_DIR) + "/../shared/golden/";
+  const std::string golden = std::string(kPtxmmaSourceDir) + "/../shared/golden/";
   if (!std::filesystem::exists(golden + "mma-sm90-h200/manifest.json")) GTEST_SKIP() << golden << " is not beside the checkout";
   expect_clean_replay_of(golden + "mma-sm90-h200", 97);
   expect_clean_replay_of(golden + "mma-sm90-adversarial", 97);
@@ -53,7 +54,7 @@ TEST(GoldenReplay, H200WmmaCases) { expect_clean_replay("wmma-sm90", 138); }
 
 // Parallel replay reports exactly what a single thread reports.
 TEST(GoldenReplay, SameReportForAnyNumberOfJobs) {
-  const GoldenSet set = read_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sm90-adversarial");
+  const GoldenSet set = read_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-adversarial");
   std::ostringstream one, two, eight;
   print(replay(set, "sm_90a", 1), one);
   print(replay(set, "sm_90a", 2), two);

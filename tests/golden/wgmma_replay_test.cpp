@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "tests/paths.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
 #include "tools/vectors/wgmma_replay.hpp"
 
@@ -66,11 +67,11 @@ void expect_clean_per_family(const std::string& dir, int cases) {
 }
 
 TEST(WgmmaGoldenReplay, H200PerFamily) {
-  expect_clean_per_family(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90", 256);
+  expect_clean_per_family(std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90", 256);
 }
 
 TEST(WgmmaGoldenReplay, H200WholeSharedSet) {
-  const std::string dir = std::string(PTXMMA_SOURCE_DIR) + "/../shared/golden/wgmma-sm90";
+  const std::string dir = std::string(kPtxmmaSourceDir) + "/../shared/golden/wgmma-sm90";
   if (!std::filesystem::exists(dir + "/manifest.json")) GTEST_SKIP() << dir << " is not beside the checkout";
   expect_clean_per_family(dir, 404);
 }
@@ -78,7 +79,7 @@ TEST(WgmmaGoldenReplay, H200WholeSharedSet) {
 // wgmma.mma_async.sp on an H100 (docs/hardware/wgmma-sp-sm90.md): every type family, both A forms,
 // both selectors, every swizzle mode (32B swizzle with B rows of 64 bytes: LBO steps), N <= 64.
 TEST(WgmmaGoldenReplay, H100Sparse) {
-  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sp-sm90");
+  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sp-sm90");
   ASSERT_EQ(set.entries.size(), 85U);
   const ReplayReport r = replay_wgmma(set, "sm_90a", 2);
   std::ostringstream text;
@@ -89,7 +90,7 @@ TEST(WgmmaGoldenReplay, H100Sparse) {
 
 // Parallel replay reports exactly what a single thread reports.
 TEST(WgmmaGoldenReplay, SameReportForAnyNumberOfJobs) {
-  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90");
+  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90");
   std::ostringstream one, three;
   print(replay_wgmma(set, "sm_90a", 1), one);
   print(replay_wgmma(set, "sm_90a", 3), three);

@@ -11,6 +11,7 @@
 #include "sim/catalog/mma_family.hpp"
 #include "sim/error.hpp"
 #include "tests/malformed/malformed.hpp"
+#include "tests/paths.hpp"
 #include "tests/source_catalog.hpp"
 #include "sim/util/target.hpp"
 
@@ -26,7 +27,7 @@ std::string error_of(const std::string& text, const std::string& target = "sm_90
 // Every variant of the H200 golden set parses and finds its catalogue entry with the manifest's
 // register words (64-bit registers count two) and types.
 TEST(MmaInstruction, EveryGoldenVariantParses) {
-  const std::string path = std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sm90-h200/manifest.json";
+  const std::string path = std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-h200/manifest.json";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   const nlohmann::json m = nlohmann::json::parse(in);
@@ -322,7 +323,7 @@ class BrokenCatalogue : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_ / "mma");
     for (const char* f : {"layouts.yaml", "sparse.yaml"})
-      std::filesystem::copy_file(std::string(PTXMMA_SOURCE_DIR) + "/configs/mma/" + f, dir_ / "mma" / f,
+      std::filesystem::copy_file(std::string(kPtxmmaSourceDir) + "/configs/mma/" + f, dir_ / "mma" / f,
                                  std::filesystem::copy_options::overwrite_existing);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

@@ -8,6 +8,7 @@
 
 #include "isa/wmma_instruction.hpp"
 #include "sim/error.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
@@ -25,7 +26,7 @@ std::string error_of(const std::function<void()>& f) {
 // for a load the element (row * cols + col) of every lane's slots in lane order, for a store the
 // slot (lane * slots + slot) of every element.
 TEST(WmmaLayouts, MatchTheCapture) {
-  std::ifstream in(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wmma-sm90-layouts.txt");
+  std::ifstream in(std::string(kPtxmmaSourceDir) + "/tests/data/wmma-sm90-layouts.txt");
   ASSERT_TRUE(in);
   int forms = 0;
   for (std::string line; std::getline(in, line);) {

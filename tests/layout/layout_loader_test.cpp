@@ -8,11 +8,12 @@
 
 #include "sim/error.hpp"
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
 
-const std::string kLayouts = std::string(PTXMMA_SOURCE_DIR) + "/configs/mma/layouts.yaml";
+const std::string kLayouts = std::string(kPtxmmaSourceDir) + "/configs/mma/layouts.yaml";
 
 const LayoutLibrary& library() {
   static const LayoutLibrary lib = LayoutLibrary::load(kLayouts);

@@ -8,6 +8,7 @@
 #include "isa/ptx_parser.hpp"
 #include "sim/exec/interpreter.hpp"
 #include "tests/malformed/malformed.hpp"
+#include "tests/paths.hpp"
 #include "tools/vectors/golden_vectors.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/test_vectors.hpp"
@@ -15,7 +16,7 @@
 namespace ptxmma::malformed {
 namespace {
 
-const std::string kSource = PTXMMA_SOURCE_DIR;
+const std::string kSource = kPtxmmaSourceDir;
 
 std::string ptx_error(const std::string& text) {
   return error_of([&] { (void)ptx::parse_ptx(text, "k.ptx"); });

@@ -4,11 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "tests/malformed/malformed.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma::malformed {
 namespace {
 
-const std::string kSource = PTXMMA_SOURCE_DIR;
+const std::string kSource = kPtxmmaSourceDir;
 
 TEST(Malformed, EndlessSnippetStopsAtTheStepLimit) {
   const TempDir dir;

@@ -14,6 +14,7 @@
 
 #include "sim/util/budget.hpp"
 #include "sim/error.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma::malformed {
 
@@ -87,7 +88,7 @@ inline Cli ptxmma(const std::string& args, const TempDir& dir) {
     return ss.str();
   };
   const std::string out = dir.path("cli.out"), err = dir.path("cli.err");
-  const std::string cmd = std::string(PTXMMA_CLI) + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = std::string(kPtxmmaCli) + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   return Cli{raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }

@@ -1,5 +1,5 @@
 // `ptxmma format` on bad input: one line on stderr ("ptxmma: error: ..."), exit status 1.
-// Runs the built CLI (PTXMMA_CLI) through the shell.
+// Runs the built CLI (kPtxmmaCli) through the shell.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include "tests/paths.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ CliResult run_cli(std::initializer_list<std::string> args) {
   static int serial = 0;
   const std::string base =
       ::testing::TempDir() + "ptxmma_format_cli_" + std::to_string(getpid()) + "_" + std::to_string(serial++);
-  std::string cmd = quote(PTXMMA_CLI) + " format";
+  std::string cmd = quote(kPtxmmaCli) + " format";
   for (const auto& a : args) cmd.append(" ").append(quote(a));
   cmd.append(" >").append(quote(base + ".out")).append(" 2>").append(quote(base + ".err"));
   const int raw = std::system(cmd.c_str());

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 using test::CliResult;
 using test::run_cli;
 
-const std::string kDir = std::string(PTXMMA_SOURCE_DIR) + "/examples/";
+const std::string kDir = std::string(kPtxmmaSourceDir) + "/examples/";
 
 std::string script(const std::string& name, const std::string& commands) {
   const std::string p = ::testing::TempDir() + name;

@@ -11,13 +11,14 @@
 
 #include "isa/ptx_parser.hpp"
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 #include "tests/ptx/ptx_test_util.hpp"
 #include "tools/vectors/ptx_state.hpp"
 
 namespace ptxmma {
 namespace {
 
-const std::string kDir = std::string(PTXMMA_SOURCE_DIR) + "/examples/";
+const std::string kDir = std::string(kPtxmmaSourceDir) + "/examples/";
 
 struct Example {
   std::unique_ptr<ptx::Program> program;

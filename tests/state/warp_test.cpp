@@ -7,6 +7,7 @@
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
 #include "sim/state/warp.hpp"
+#include "tests/paths.hpp"
 #include "tools/vectors/golden_set.hpp"
 
 namespace ptxmma {
@@ -37,7 +38,7 @@ TEST(Warp, ValuesKeepTheRegisterWidth) {
 
 // The first case of the H200 set, loaded into named registers, gives the H200's D registers.
 TEST(Warp, MmaOnNamedRegistersMatchesTheH200) {
-  const GoldenSet set = read_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/mma-sm90-h200");
+  const GoldenSet set = read_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-h200");
   for (const GoldenVariant& gv : set.variants) {
     if (gv.ptx != "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" &&
         gv.ptx != "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64")

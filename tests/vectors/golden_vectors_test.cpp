@@ -1,6 +1,7 @@
 // Golden records as test-vector cases (tools/vectors/golden_vectors, `ptxmma golden --to-test`):
 // record selections parse, and records of every kind of golden set, written as cases and run,
 // pass (their expectation is the GPU's D).
+#include "tests/paths.hpp"
 #include "tools/vectors/golden_vectors.hpp"
 
 #include <gtest/gtest.h>
@@ -16,7 +17,7 @@ namespace ptxmma {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kData = std::string(PTXMMA_SOURCE_DIR) + "/tests/data/";
+const std::string kData = std::string(kPtxmmaSourceDir) + "/tests/data/";
 
 TEST(GoldenVectors, RecordSelections) {
   const GoldenRecords r = parse_golden_records("tests/data/wgmma-sm90:0,3-5:1");

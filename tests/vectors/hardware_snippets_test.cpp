@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "tests/paths.hpp"
 #include "tools/vectors/test_vectors.hpp"
 
 namespace ptxmma {
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 // The captured vector files under tests/DIR (recursively) whose names end in `suffix`, sorted.
 std::vector<std::string> captured(const std::string& dir, const std::string& suffix) {
   std::vector<std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(std::string(PTXMMA_SOURCE_DIR) + "/tests/" + dir))
+  for (const auto& e : fs::recursive_directory_iterator(std::string(kPtxmmaSourceDir) + "/tests/" + dir))
     if (e.path().string().ends_with(suffix)) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;

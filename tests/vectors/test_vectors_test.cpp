@@ -1,6 +1,7 @@
 // YAML test vectors (tools/vectors/test_vectors, `ptxmma test`): every examples/*.test.yaml passes,
 // malformed files give located errors, a wrong expectation names the differing cell, and the
 // output does not depend on --jobs.
+#include "tests/paths.hpp"
 #include "tools/vectors/test_vectors.hpp"
 
 #include <gtest/gtest.h>
@@ -21,7 +22,7 @@ namespace ptxmma {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kExamples = std::string(PTXMMA_SOURCE_DIR) + "/examples/";
+const std::string kExamples = std::string(kPtxmmaSourceDir) + "/examples/";
 
 std::vector<std::string> example_files() {
   std::vector<std::string> out;

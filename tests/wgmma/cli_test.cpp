@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tests/cli.hpp"
+#include "tests/paths.hpp"
 
 namespace ptxmma {
 namespace {
@@ -71,7 +72,7 @@ TEST(WgmmaLayoutCommand, Errors) {
 }
 
 TEST(WgmmaReplayCommand, DispatchesOnTheFormat) {
-  const std::string out = run("replay " + std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90 --jobs 2");
+  const std::string out = run("replay " + std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90 --jobs 2");
   EXPECT_TRUE(contains(out, "replay wgmma-sm90 (NVIDIA H200, sm_90) through the sm_90a model")) << out;
   EXPECT_TRUE(contains(out, "wgmma.mma_async.sync.aligned.m64n256k256.s32.b1.b1.and.popc [SS]")) << out;
   EXPECT_TRUE(contains(out, "replay: ")) << out;

@@ -10,6 +10,7 @@
 #include "tests/malformed/malformed.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/state/warpgroup.hpp"
+#include "tests/paths.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
 
 namespace ptxmma {
@@ -58,7 +59,7 @@ TEST(Warpgroup, FourWarpsOfNamedRegisters) {
 class GoldenOnRegisters : public ::testing::Test {
  protected:
   static const WgmmaGoldenSet& set() {
-    static const WgmmaGoldenSet s = read_wgmma_golden_set(std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90");
+    static const WgmmaGoldenSet s = read_wgmma_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90");
     return s;
   }
   static const WgmmaGoldenEntry& entry(const std::string& label) {

@@ -9,6 +9,7 @@
 
 #include "sim/error.hpp"
 #include "tests/malformed/malformed.hpp"
+#include "tests/paths.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
 #include "tools/vectors/wgmma_replay.hpp"
 
@@ -125,7 +126,7 @@ TEST_F(BrokenWgmmaGolden, CompressedFiles) {
   const std::string missing = cases_error();
   EXPECT_NE(missing.find("v.bin: cannot open (nor "), std::string::npos) << missing;
   // A real entry of the test data, compressed, under the name the manifest gives.
-  const fs::path src = fs::path(PTXMMA_SOURCE_DIR) / "tests/data/wgmma-sm90/m64n8k32.s32.s8.s8.ss.bin.xz";
+  const fs::path src = fs::path(kPtxmmaSourceDir) / "tests/data/wgmma-sm90/m64n8k32.s32.s8.s8.ss.bin.xz";
   std::string m = manifest("", 4, 9216);
   write("manifest.json", m);
   fs::copy_file(src, dir_ / "v.bin.xz");

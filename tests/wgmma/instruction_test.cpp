@@ -14,6 +14,7 @@
 #include "sim/catalog/wgmma_family.hpp"
 #include "sim/error.hpp"
 #include "tests/malformed/malformed.hpp"
+#include "tests/paths.hpp"
 #include "tests/source_catalog.hpp"
 
 namespace ptxmma {
@@ -104,7 +105,7 @@ TEST(MatrixCatalog, OperandLists) {
 
 // Every entry of the H200 wgmma golden set decodes, with the manifest's register words and types.
 TEST(WgmmaInstruction, EveryGoldenEntryParses) {
-  const std::string path = std::string(PTXMMA_SOURCE_DIR) + "/tests/data/wgmma-sm90/manifest.json";
+  const std::string path = std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90/manifest.json";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   const nlohmann::json m = nlohmann::json::parse(in);
@@ -252,7 +253,7 @@ TEST(MatrixCatalog, LoaderErrorsNameFileLineAndRow) {
   const fs::path dir = fs::temp_directory_path() / ("ptxmma-wgmma-cat-" + std::to_string(::getpid()));
   for (const char* f : {"wgmma/layouts.yaml", "mma/sparse.yaml"}) {
     fs::create_directories((dir / f).parent_path());
-    fs::copy_file(fs::path(PTXMMA_SOURCE_DIR) / "configs" / f, dir / f, fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::path(kPtxmmaSourceDir) / "configs" / f, dir / f, fs::copy_options::overwrite_existing);
   }
   const std::string head =
       "n_lists:\n  all: {from: 8, to: 256, step: 8}\naccumulators:\n  f32: wgmma.d.32bit.n{N}\nvariants:\n"

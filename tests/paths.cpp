@@ -1,0 +1,4 @@
+#include "tests/paths.hpp"
+
+const char* const kPtxmmaSourceDir = PTXMMA_SOURCE_DIR;
+const char* const kPtxmmaCli = PTXMMA_CLI;
