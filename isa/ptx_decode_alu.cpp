@@ -432,12 +432,14 @@ void dec_mov(Instruction& ins, const DecodeContext& cx) {
 void dec_cvta(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   const bool to = q.take("to");
-  const std::string_view s = q.take_one({"shared", "shared::cta", "global", "local", "const", "param"}, "state space");
+  const std::string_view s =
+      q.take_one({"shared", "shared::cta", "shared::cluster", "global", "local", "const", "param"}, "state space");
   if (s.empty()) fail(ins, fmt::format("'{}' needs a state space (.shared, .global, ...)", ins.text));
   const PtxType t = one_type(ins, q, {PtxType::u32, PtxType::u64});
   q.finish();
   ins.d.type = t;
-  ins.d.space = s.starts_with("shared") ? Space::shared
+  ins.d.space = s == "shared::cluster"   ? Space::shared_cluster
+                : s.starts_with("shared") ? Space::shared
                 : s == "global"          ? Space::global
                 : s == "const"           ? Space::constant
                 : s == "param"           ? Space::param

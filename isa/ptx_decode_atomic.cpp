@@ -44,9 +44,10 @@ void dec_atom(Instruction& ins, const DecodeContext& cx) {
   (void)q.take_one({"cta", "cluster", "gpu", "sys"}, "scope");
   const std::string_view space =
       q.take_one({"global", "shared", "shared::cta", "shared::cluster"}, "state space");
-  if (space == "shared::cluster")
-    fail(ins, fmt::format("'{}': .shared::cluster (distributed shared memory) is not supported yet", ins.text));
-  d.space = space.empty() ? Space::generic : space == "global" ? Space::global : Space::shared;
+  d.space = space.empty()               ? Space::generic
+            : space == "global"          ? Space::global
+            : space == "shared::cluster" ? Space::shared_cluster
+                                         : Space::shared;
   const AtomRow* row = nullptr;
   for (const AtomRow& r : kRows)
     if (q.take(r.name)) {

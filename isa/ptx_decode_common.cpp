@@ -104,6 +104,11 @@ void value(const Program& p, const Instruction& ins, Operand& op, PtxType t, std
     case Operand::Kind::reg: reg(p, ins, op, t, what, wider); return;
     case Operand::Kind::imm: coerce_imm(ins, op, t, what); return;
     case Operand::Kind::special:
+      if (op.special == Special::is_explicit_cluster) {
+        if (t != PtxType::pred)
+          fail(op.loc, fmt::format("{} of '{}': special register {} is .pred", what, ins.text, op.text));
+        return;
+      }
       if (type_class(t) == TypeClass::floating || type_class(t) == TypeClass::pred)
         fail(op.loc, fmt::format("{} of '{}': special register {} is .u32", what, ins.text, op.text));
       return;
@@ -126,6 +131,7 @@ void pred(const Program& p, const Instruction& ins, Operand& op, std::string_vie
     op.value = op.value != 0 ? 1 : 0;
     return;
   }
+  if (op.kind == Operand::Kind::special && op.special == Special::is_explicit_cluster && !op.negated) return;
   if (op.kind != Operand::Kind::reg)
     fail(op.loc, fmt::format("{} of '{}' must be a predicate register, not {} ('{}')", what, ins.text,
                              kind_name(op.kind), op.text));

@@ -8,8 +8,9 @@
 //       state | phaseParity {, suspendTimeHint (try_wait)}
 //   mbarrier.pending_count.b64 count, state
 // .sem: .release or .relaxed for arrivals, .acquire or .relaxed for waits; .scope: .cta or .cluster
-// (accepted: warps of a CTA take turns, nothing to order); .space: .shared, .shared::cta,
-// .shared::cluster (arrivals: state must be _), or none (a generic address).
+// (accepted: warps take turns, nothing to order); .space: .shared, .shared::cta, .shared::cluster
+// (an address of any CTA of the cluster, as mapa gives it; arrivals: state must be _), or none (a
+// generic address).
 #include <fmt/format.h>
 
 #include "isa/ptx_decode.hpp"
@@ -58,7 +59,7 @@ void dec_mbarrier(Instruction& ins, const DecodeContext& cx) {
   if (ts.size() != 1 || ts[0] != PtxType::b64) fail(ins, fmt::format("'{}' needs the type .b64", ins.text));
   q.finish();
   d.type = PtxType::b64;
-  d.space = space.empty() ? Space::generic : Space::shared;
+  d.space = space.empty() ? Space::generic : space == "shared::cluster" ? Space::shared_cluster : Space::shared;
 
   if (op == "pending_count") {
     d.mode = static_cast<int>(MbarrierOp::pending_count);

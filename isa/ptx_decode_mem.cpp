@@ -26,7 +26,8 @@ void address(const Program& p, const Instruction& ins, Operand& op, Space space)
     if (!v)
       for (const Variable& x : p.variables)
         if (x.name == base.text) v = &x, vs = x.space;
-    if (v && space != Space::generic && vs != space)
+    // A .shared variable's address is also its .shared::cluster address in the executing CTA.
+    if (v && space != Space::generic && vs != space && !(space == Space::shared_cluster && vs == Space::shared))
       fail(base.loc, fmt::format("'{}' is a .{} variable; '{}' accesses .{}", base.text, name(vs), ins.text, name(space)));
     return;
   }
@@ -35,11 +36,11 @@ void address(const Program& p, const Instruction& ins, Operand& op, Space space)
 
 namespace {
 
-Space take_space(const Instruction& ins, Quals& q) {
+Space take_space(const Instruction&, Quals& q) {
   const std::string_view s = q.take_one(
       {"shared", "shared::cta", "shared::cluster", "global", "param", "param::entry", "local", "const"}, "state space");
-  if (s == "shared::cluster") fail(ins, fmt::format("'{}': .shared::cluster is not supported (one CTA)", ins.text));
   if (s.empty()) return Space::generic;
+  if (s == "shared::cluster") return Space::shared_cluster;
   if (s.starts_with("shared")) return Space::shared;
   if (s == "global") return Space::global;
   if (s.starts_with("param")) return Space::param;
@@ -151,16 +152,18 @@ void tensor_operand(const Program& p, const Instruction& ins, Operand& op, int r
 }
 
 // The bulk-copy unit (docs/ptx-interpreter.md, "Bulk copies and TMA"):
-//   cp.async.bulk.shared::cluster|shared::cta.global.mbarrier::complete_tx::bytes{.L2::cache_hint}
-//       [dst], [src], size, [mbar]{, policy}
+//   cp.async.bulk.shared::cluster|shared::cta.global.mbarrier::complete_tx::bytes{.multicast::cluster}
+//       {.L2::cache_hint} [dst], [src], size, [mbar]{, ctaMask}{, policy}
 //   cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dst], [src], size{, policy}
 //   cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.op.type [dst], [src], size{, policy}
 //   cp.async.bulk.tensor.Nd.shared::cluster|shared::cta.global{.tile}.mbarrier::complete_tx::bytes
-//       {.L2::cache_hint} [dst], [map, {c...}], [mbar]{, policy}
+//       {.multicast::cluster}{.L2::cache_hint} [dst], [map, {c...}], [mbar]{, ctaMask}{, policy}
 //   cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group{.L2::cache_hint} [map, {c...}], [src]{, policy}
 //   cp.async.bulk.prefetch{.tensor.Nd}.L2.global{.tile}{.L2::cache_hint} ... (no effect)
 //   cp.async.bulk.commit_group; cp.async.bulk.wait_group{.read} N
-// Multicast and im2col forms are refused (clusters do not run together yet).
+// A .shared::cluster destination (and its mbarrier) may be another CTA's of the cluster
+// (d.space = shared_cluster); .multicast::cluster (d.mode = 1) writes the same offsets in every CTA
+// of the 16-bit ctaMask. The im2col and gather/scatter modes are refused.
 void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce = false) {
   const Program& p = cx.program;
   Decoded& d = ins.d;
@@ -195,9 +198,7 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
       fail(ins, fmt::format("'{}': only the .tile mode is supported (im2col and gather/scatter are not)", ins.text));
     (void)q.take("tile");
   }
-  if (q.take("multicast::cluster"))
-    fail(ins, fmt::format("'{}': .multicast::cluster needs CTAs of a cluster running together (not supported yet)",
-                          ins.text));
+  const bool multicast = q.take("multicast::cluster");
   if (q.take_one({"cta_group::1", "cta_group::2"}, "CTA group") != "")
     fail(ins, fmt::format("'{}': .cta_group is sm_100's", ins.text));
   const bool hint = q.take("L2::cache_hint");
@@ -233,6 +234,16 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
   const bool to_shared = dst.starts_with("shared");
   if (dst.empty() || src.empty() || to_shared == (src == "shared::cta"))
     fail(ins, fmt::format("'{}': a bulk copy goes .shared::cluster/.shared::cta.global or .global.shared::cta", ins.text));
+  if (multicast && dst != "shared::cluster")
+    fail(ins, fmt::format("'{}': .multicast::cluster copies into .shared::cluster", ins.text));
+  d.space = dst == "shared::cluster" ? Space::shared_cluster : Space::shared;
+  d.mode = multicast ? 1 : 0;
+  // ctaMask: after the fixed operands, before the cache policy.
+  const auto cta_mask = [&](std::size_t at) {
+    if (!multicast) return;
+    if (ins.ops.size() <= at) fail(ins, fmt::format("'{}': .multicast::cluster needs a ctaMask operand", ins.text));
+    value(p, ins, ins.ops[at], PtxType::b16, "the ctaMask");
+  };
   if (to_shared) {
     if (reduce) fail(ins, fmt::format("'{}': reductions go to global memory here (.global.shared::cta)", ins.text));
     if (!q.take("mbarrier::complete_tx::bytes"))
@@ -264,10 +275,11 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
   if (tensor) {
     d.mode2 = static_cast<int>(to_shared ? BulkKind::tensor_load : BulkKind::tensor_store);
     if (to_shared) {
-      policy(3);
-      address(p, ins, ins.ops[0], Space::shared);
+      policy(multicast ? 4 : 3);
+      cta_mask(3);
+      address(p, ins, ins.ops[0], d.space);
       tensor_operand(p, ins, ins.ops[1], rank);
-      address(p, ins, ins.ops[2], Space::shared);
+      address(p, ins, ins.ops[2], d.space);
     } else {
       policy(2);
       tensor_operand(p, ins, ins.ops[0], rank);
@@ -276,14 +288,15 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
     return;
   }
   d.mode2 = static_cast<int>(to_shared ? BulkKind::load : reduce ? BulkKind::reduce : BulkKind::store);
-  policy(to_shared ? 4 : 3);
-  address(p, ins, ins.ops[0], to_shared ? Space::shared : Space::global);
+  policy(to_shared ? (multicast ? 5 : 4) : 3);
+  if (to_shared) cta_mask(4);
+  address(p, ins, ins.ops[0], to_shared ? d.space : Space::global);
   address(p, ins, ins.ops[1], to_shared ? Space::global : Space::shared);
   value(p, ins, ins.ops[2], PtxType::u32, "the size");
   if (ins.ops[2].kind == Operand::Kind::imm && (ins.ops[2].value == 0 || ins.ops[2].value % 16 != 0))
     fail(ins.ops[2].loc, fmt::format("'{}': a size of {} bytes; bulk copies move a positive multiple of 16", ins.text,
                                      ins.ops[2].value));
-  if (to_shared) address(p, ins, ins.ops[3], Space::shared);
+  if (to_shared) address(p, ins, ins.ops[3], d.space);
 }
 
 // cp.async.ca.shared{::cta}.global{.L2::cache_hint}{.L2::64B|128B|256B} [dst], [src], cp-size
@@ -479,7 +492,32 @@ void dec_wmma_transfer(Instruction& ins, const DecodeContext& cx) {
   ins.d.sync = ins.d.aligned = true;
 }
 
+// mapa{.shared::cluster}.u32|u64 d, a, b: a's address in the CTA of cluster rank b.
+// getctarank{.shared::cluster}.u32|u64 d, a: the cluster rank of the CTA a's address is in (d .u32).
+// Without .shared::cluster the addresses are generic (64-bit).
+void dec_cluster_address(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const Program& p = cx.program;
+  const bool cluster = q.take("shared::cluster");
+  const auto ts = q.types();
+  if (ts.size() != 1 || (ts[0] != PtxType::u32 && ts[0] != PtxType::u64))
+    fail(ins, fmt::format("'{}' needs the type .u32 or .u64", ins.text));
+  const PtxType t = ts[0];
+  q.finish();
+  if (!cluster && t != PtxType::u64)
+    fail(ins, fmt::format("'{}': generic addresses are .u64 (or name .shared::cluster)", ins.text));
+  ins.d.type = t;
+  ins.d.space = cluster ? Space::shared_cluster : Space::generic;
+  const bool mapa = ins.opcode == "mapa";
+  count(ins, mapa ? 3 : 2);
+  reg(p, ins, ins.ops[0], mapa ? t : PtxType::u32, "the destination");
+  value(p, ins, ins.ops[1], t, "the address");
+  if (mapa) value(p, ins, ins.ops[2], PtxType::u32, "the CTA rank");
+}
+
 void register_memory(std::vector<OpcodeSpec>& t) {
+  t.push_back({"mapa", dec_cluster_address});
+  t.push_back({"getctarank", dec_cluster_address});
   t.push_back({"prefetch", dec_prefetch});
   t.push_back({"prefetchu", dec_prefetch});
   t.push_back({"ld", dec_ld});

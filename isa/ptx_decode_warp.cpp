@@ -297,9 +297,24 @@ void dec_activemask(Instruction& ins, const DecodeContext& cx) {
 }
 
 // bar{.cta}.sync / bar{.cta}.arrive / bar.warp.sync / barrier{.cta}.sync{.aligned} / barrier{.cta}.arrive{.aligned}
+// barrier.cluster.arrive{.release|.relaxed}{.aligned} (d.mode 4) / barrier.cluster.wait{.acquire}{.aligned} (5)
 void dec_bar(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
   const Program& p = cx.program;
+  if (ins.opcode == "barrier" && q.take("cluster")) {
+    const std::string_view what = q.take_one({"arrive", "wait"}, "barrier operation");
+    if (what.empty()) fail(ins, fmt::format("'{}' needs .arrive or .wait", ins.text));
+    const std::string_view sem = q.take_one({"release", "relaxed", "acquire"}, "memory ordering");
+    if ((what == "arrive" && sem == "acquire") || (what == "wait" && !sem.empty() && sem != "acquire"))
+      fail(ins, fmt::format("'{}': barrier.cluster.{} takes {}", ins.text, what,
+                            what == "arrive" ? ".release or .relaxed" : ".acquire"));
+    ins.d.aligned = q.take("aligned");
+    q.finish();
+    count(ins, 0);
+    ins.d.mode = what == "arrive" ? 4 : 5;
+    if (what == "wait") ins.d.collective = Collective::cluster_barrier;
+    return;
+  }
   if (ins.opcode == "bar" && q.take("warp")) {
     if (!q.take("sync")) fail(ins, fmt::format("'{}': expected bar.warp.sync", ins.text));
     q.finish();

@@ -22,7 +22,7 @@ struct SpecialName {
   std::string_view name;
   Special s;
 };
-constexpr std::array<SpecialName, 35> kSpecials = {{
+constexpr std::array<SpecialName, 36> kSpecials = {{
     {"%laneid", Special::laneid},       {"%warpid", Special::warpid},       {"%nwarpid", Special::nwarpid},
     {"%tid.x", Special::tid_x},         {"%tid.y", Special::tid_y},         {"%tid.z", Special::tid_z},
     {"%ntid.x", Special::ntid_x},       {"%ntid.y", Special::ntid_y},       {"%ntid.z", Special::ntid_z},
@@ -38,6 +38,7 @@ constexpr std::array<SpecialName, 35> kSpecials = {{
     {"%cluster_ctaid.z", Special::cluster_ctaid_z}, {"%cluster_nctaid.x", Special::cluster_nctaid_x},
     {"%cluster_nctaid.y", Special::cluster_nctaid_y}, {"%cluster_nctaid.z", Special::cluster_nctaid_z},
     {"%cluster_ctarank", Special::cluster_ctarank}, {"%cluster_nctarank", Special::cluster_nctarank},
+    {"%is_explicit_cluster", Special::is_explicit_cluster},
 }};
 }  // namespace
 
@@ -63,6 +64,7 @@ std::string_view name(Space s) {
     case Space::local: return "local";
     case Space::constant: return "const";
     case Space::generic: return "generic";
+    case Space::shared_cluster: return "shared::cluster";
   }
   return "?";
 }
@@ -787,7 +789,8 @@ class Parser {
       }
       next();
     }
-    int ntid[3] = {0, 0, 0};
+    int ntid[3] = {0, 0, 0}, ncta[3] = {0, 0, 0}, maxcluster = 0;
+    bool explicit_cluster = false;
     while (at(Tok::dotted)) {
       const Token& d = next();
       if (d.text == ".maxntid" || d.text == ".reqntid") {
@@ -802,11 +805,29 @@ class Parser {
           if (!at_punct(',')) break;
           next();
         }
-      } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg" ||
-                 d.text == ".maxclusterrank") {
+      } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg") {
         (void)number(next(), "a number");
-      } else if (d.text == ".reqnctapercluster" || d.text == ".explicitcluster") {
-        while (at(Tok::number) || at_punct(',')) next();
+      } else if (d.text == ".maxclusterrank") {
+        const Token& c = next();
+        const std::uint64_t v = number(c, "a cluster size");
+        if (v == 0 || v > 16) fail(c.loc, fmt::format(".maxclusterrank {}; a cluster has 1 to 16 CTAs", v));
+        maxcluster = static_cast<int>(v);
+      } else if (d.text == ".reqnctapercluster") {
+        std::uint64_t ctas = 1;
+        for (int k = 0; k < 3; ++k) {
+          const Token& c = next();
+          const std::uint64_t v = number(c, "a CTA count");
+          ctas *= std::min<std::uint64_t>(v, 17);
+          if (v == 0 || ctas > 16)
+            fail(c.loc, fmt::format(".reqnctapercluster of {} CTAs; a cluster has 1 to 16", v == 0 ? 0 : ctas));
+          ncta[k] = static_cast<int>(v);
+          if (!at_punct(',')) break;
+          next();
+        }
+        for (int& v : ncta) v = std::max(v, 1);
+        explicit_cluster = true;
+      } else if (d.text == ".explicitcluster") {
+        explicit_cluster = true;
       } else if (d.text == ".noreturn") {
       } else if (d.text == ".pragma") {
         while (!at(Tok::end) && !at_punct(';')) next();
@@ -825,6 +846,9 @@ class Parser {
     prog_.entry_begin = static_cast<int>(prog_.code.size());
     prog_.params = std::move(params);
     for (int k = 0; k < 3; ++k) prog_.reqntid[k] = ntid[k];
+    for (int k = 0; k < 3; ++k) prog_.reqnctapercluster[k] = ncta[k];
+    prog_.maxclusterrank = maxcluster;
+    prog_.explicit_cluster = explicit_cluster;
     in_kernel_ = true;
     push_scope();
   }

@@ -23,7 +23,7 @@ enum class Special : std::uint8_t {
   lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge, warpsize,
   clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z,
   cluster_ctaid_x, cluster_ctaid_y, cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z,
-  cluster_ctarank, cluster_nctarank,
+  cluster_ctarank, cluster_nctarank, is_explicit_cluster,
 };
 std::optional<Special> parse_special(std::string_view name);  // "%tid.x"
 std::string_view name(Special s);
@@ -55,7 +55,9 @@ struct Operand {
 };
 
 // State spaces of ld/st and variables.
-enum class Space : std::uint8_t { none, reg, shared, global, param, local, constant, generic };
+// shared_cluster: a .shared::cluster address, the executing CTA's shared memory or, through mapa,
+// another CTA's of its cluster (sim/exec/interpreter.hpp, Machine::kClusterRankShift).
+enum class Space : std::uint8_t { none, reg, shared, global, param, local, constant, generic, shared_cluster };
 std::string_view name(Space s);
 
 // Family modes kept in Decoded::mode / mode2.
@@ -81,9 +83,10 @@ constexpr int has_count = 32;   // an explicit count (or tx count) operand
 
 // How an instruction takes part in the machine's synchronisation, set by its decoder: the
 // interpreter's scheduler acts on these fields, never on opcode names.
-// A collective the warp waits at until the others arrive: a CTA barrier (bar.sync), or the four
-// warps of a warpgroup (wgmma.mma_async).
-enum class Collective : std::uint8_t { none, cta_barrier, warpgroup };
+// A collective the warp waits at until the others arrive: a CTA barrier (bar.sync), the four
+// warps of a warpgroup (wgmma.mma_async), or the cluster barrier's phase (barrier.cluster.wait:
+// every thread of the cluster has arrived).
+enum class Collective : std::uint8_t { none, cta_barrier, warpgroup, cluster_barrier };
 // A step of an asynchronous unit: an operation issued now and completed later, in groups that
 // commit closes and wait retires (all but Decoded::groups most recent; wait_all commits first).
 enum class AsyncUnit : std::uint8_t { none, wgmma, copy, bulk };
@@ -200,6 +203,9 @@ struct Program {
   std::vector<std::string> lines;
   std::uint64_t shared_static_bytes = 0;  // end of the static .shared variables
   int reqntid[3] = {0, 0, 0};             // .reqntid / .maxntid, 0 if not given
+  int reqnctapercluster[3] = {0, 0, 0};   // .reqnctapercluster, 0 if not given
+  int maxclusterrank = 0;                 // .maxclusterrank, 0 if not given
+  bool explicit_cluster = false;          // .explicitcluster (or .reqnctapercluster): launched in clusters
   [[nodiscard]] int find_register(std::string_view name) const;  // -1 if none (source or unique name)
   [[nodiscard]] const Variable* find_param(std::string_view name) const;
   // The text of source line `line` (1-based) without leading blanks; "" past the end.

@@ -1,6 +1,7 @@
 // The bulk-copy unit of one CTA (cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor):
-// copies into shared memory in flight until the mbarrier they complete on is waited for, and
-// copies to global memory in flight in each thread's bulk groups.
+// copies into its shared memory in flight until the mbarrier they complete on is waited for (any
+// CTA of the cluster may issue them: .shared::cluster destinations, multicast), and copies to
+// global memory in flight in each of its threads' bulk groups.
 //
 // A copy reads its source when it is issued (the PTX ISA leaves a source changed before
 // completion undefined). A copy into shared memory completes at the first mbarrier wait that
@@ -30,7 +31,8 @@ class BulkCopies {
   };
   struct Load {
     int pc = -1;                     // the instruction (index in Program::code)
-    int thread = 0;                  // issuing thread of the CTA
+    int thread = 0;                  // issuing thread of its CTA
+    int cta = 0;                     // the issuing CTA (c-th run): this one or another of the cluster
     std::vector<Run> runs;           // shared offsets and what lands there (a swizzled box may leave gaps)
     std::uint64_t tx = 0;            // the bytes it completes on its mbarrier
     std::uint64_t mbar = 0;          // shared offset of the mbarrier it completes on

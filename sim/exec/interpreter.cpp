@@ -65,30 +65,45 @@ void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType 
   write(op, lane, v);
 }
 
-void Exec::shared_access(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n, bool write) {
+void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
+                         bool write) {
   if (race_reported) return;
-  if (bulk && !bulk->idle())
-    if (const BulkCopies::Load* l = bulk->target(addr, n)) {
+  // The CTA whose shared memory it is (this one, or another of the cluster) and its copies in flight.
+  int owner = cta_index;
+  const AsyncCopies* cps = copies;
+  const BulkCopies* blk = bulk;
+  if (mem != &cta.shared) {
+    owner = m.shared_owner(cta_index, mem);
+    if (owner < 0) return;  // not shared memory
+    const Machine::Units u = m.units(owner);
+    cps = u.copies;
+    blk = u.bulk;
+  }
+  const std::string who = m.warp_name(cta_index, base / Machine::kLanes);
+  const std::string where =
+      owner == cta_index ? "" : fmt::format(" of {}", m.cta(owner).name());
+  if (blk && !blk->idle())
+    if (const BulkCopies::Load* l = blk->target(addr, n)) {
       race_reported = true;
-      m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x} while the bulk copy at line {} ({} lane {}) "
+      m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the bulk copy at line {} ({} lane {}) "
                                   "is still copying into {:#x}..{:#x}: no wait on its mbarrier (shared {:#x}) has seen "
                                   "its phase complete (a data race)",
-                                  m.warp_name(cta_index, base / Machine::kLanes), lane, write ? "writes" : "reads",
-                                  addr, addr + n - 1, p.code[static_cast<std::size_t>(l->pc)].loc.line,
-                                  m.warp_name(cta_index, l->thread / Machine::kLanes), l->thread % Machine::kLanes,
+                                  who, lane, write ? "writes" : "reads", addr, addr + n - 1, where,
+                                  p.code[static_cast<std::size_t>(l->pc)].loc.line,
+                                  m.warp_name(l->cta, l->thread / Machine::kLanes), l->thread % Machine::kLanes,
                                   l->first(), l->end() - 1, l->mbar));
       return;
     }
-  if (!copies || copies->idle()) return;
-  const AsyncCopies::Copy* c = copies->target(addr, n);
+  if (!cps || cps->idle()) return;
+  const AsyncCopies::Copy* c = cps->target(addr, n);
   if (!c) return;
   race_reported = true;
-  m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x} while the cp.async at line {} ({} lane {}) is "
+  m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the cp.async at line {} ({} lane {}) is "
                               "still copying into {:#x}..{:#x}: its group has not been waited for (a data race; "
                               "cp.async.wait_group or wait_all, then a barrier when another thread reads it)",
-                              m.warp_name(cta_index, base / Machine::kLanes), lane, write ? "writes" : "reads", addr,
-                              addr + n - 1, p.code[static_cast<std::size_t>(c->pc)].loc.line,
-                              m.warp_name(cta_index, c->thread / Machine::kLanes), c->thread % Machine::kLanes, c->dst,
+                              who, lane, write ? "writes" : "reads", addr, addr + n - 1, where,
+                              p.code[static_cast<std::size_t>(c->pc)].loc.line,
+                              m.warp_name(owner, c->thread / Machine::kLanes), c->thread % Machine::kLanes, c->dst,
                               c->dst + static_cast<std::uint32_t>(c->size) - 1));
 }
 
@@ -106,6 +121,7 @@ void register_all(std::vector<SemanticSpec>& t) {
   register_special(t);
   register_mbarrier(t);
   register_atomic(t);
+  register_cluster(t);
 }
 
 }  // namespace exec
@@ -247,14 +263,33 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
       opts_.nctaid[2] > 65535)
     throw GridError(fmt::format("a grid of {}x{}x{} CTAs: each dimension is at least 1, y and z at most 65535",
                             opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]));
-  // Clusters: at most 16 CTAs (8 is the portable limit), tiling the grid.
-  grid_.shape.cluster = opts_.cluster;
-  const Dim3& cl = opts_.cluster;
-  if (cl[0] < 1 || cl[1] < 1 || cl[2] < 1 || cl[0] * cl[1] * cl[2] > 16 || opts_.nctaid[0] % cl[0] != 0 ||
-      opts_.nctaid[1] % cl[1] != 0 || opts_.nctaid[2] % cl[2] != 0)
-    throw GridError(fmt::format("a cluster of {}x{}x{} CTAs: it must have 1 to 16 CTAs and divide the grid of "
+  // Clusters: the kernel's .reqnctapercluster unless the launch names one (they must agree), at
+  // most 8 CTAs (16 with the non-portable attribute) and .maxclusterrank, tiling the grid.
+  Dim3 cl = opts_.cluster;
+  const Dim3 req = {prog_.reqnctapercluster[0], prog_.reqnctapercluster[1], prog_.reqnctapercluster[2]};
+  if (req[0] > 0) {
+    if (opts_.explicit_cluster && cl != req)
+      throw GridError(fmt::format("a cluster of {}x{}x{} CTAs, but the kernel declares .reqnctapercluster {}, {}, {}",
+                                  cl[0], cl[1], cl[2], req[0], req[1], req[2]),
+                      true);
+    cl = req;
+  }
+  grid_.shape.cluster = cl;
+  const int cluster_ctas = cl[0] * cl[1] * cl[2];
+  const int most = opts_.non_portable_cluster ? kMaxCluster : kPortableCluster;
+  if (cl[0] < 1 || cl[1] < 1 || cl[2] < 1 || cl[0] > kMaxCluster || cl[1] > kMaxCluster || cl[2] > kMaxCluster ||
+      cluster_ctas > most || opts_.nctaid[0] % cl[0] != 0 || opts_.nctaid[1] % cl[1] != 0 ||
+      opts_.nctaid[2] % cl[2] != 0)
+    throw GridError(fmt::format("a cluster of {}x{}x{} CTAs: it must have 1 to {} CTAs{} and divide the grid of "
                                 "{}x{}x{} in each dimension",
-                                cl[0], cl[1], cl[2], opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]));
+                                cl[0], cl[1], cl[2], most,
+                                opts_.non_portable_cluster ? "" : " (16 with the non-portable cluster size)",
+                                opts_.nctaid[0], opts_.nctaid[1], opts_.nctaid[2]),
+                    true);
+  if (prog_.maxclusterrank > 0 && cluster_ctas > prog_.maxclusterrank)
+    throw GridError(fmt::format("a cluster of {}x{}x{} = {} CTAs, but the kernel declares .maxclusterrank {}", cl[0],
+                                cl[1], cl[2], cluster_ctas, prog_.maxclusterrank),
+                    true);
   // The CTAs that run: the selected ranges, in rank order, each once.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = opts_.ctas;
   if (ranges.empty()) ranges.push_back({0, grid_.shape.ctas() - 1});
@@ -325,6 +360,45 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
       c.regs = RegisterFile(widths_, threads());
       next = rank + 1;
     }
+  // The clusters in the linear order of %clusterid, each CTA by %cluster_ctarank; the CTAs that run
+  // are whole clusters (they reach each other's shared memory and wait for each other).
+  {
+    const GridShape& g = grid_.shape;
+    const Dim3 ncl = {g.nctaid[0] / cl[0], g.nctaid[1] / cl[1], g.nctaid[2] / cl[2]};
+    cluster_of_.assign(ctas_.size(), -1);
+    const auto index_of = [&](std::uint64_t rank) {
+      const auto it = std::lower_bound(ctas_.begin(), ctas_.end(), rank, [](const Cta& c, std::uint64_t r) { return c.rank < r; });
+      return it != ctas_.end() && it->rank == rank ? static_cast<int>(it - ctas_.begin()) : -1;
+    };
+    // Clusters with a selected CTA, found from the selected CTAs (a grid may have many more).
+    std::vector<std::uint64_t> ids;
+    for (const Cta& c : ctas_) {
+      const std::uint64_t id = static_cast<std::uint64_t>(c.id[0] / cl[0]) +
+                               static_cast<std::uint64_t>(ncl[0]) *
+                                   (static_cast<std::uint64_t>(c.id[1] / cl[1]) +
+                                    static_cast<std::uint64_t>(ncl[1]) * static_cast<std::uint64_t>(c.id[2] / cl[2]));
+      ids.push_back(id);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (const std::uint64_t id : ids) {
+      const auto nx = static_cast<std::uint64_t>(ncl[0]), ny = static_cast<std::uint64_t>(ncl[1]);
+      const Dim3 cid = {static_cast<int>(id % nx), static_cast<int>(id / nx % ny), static_cast<int>(id / nx / ny)};
+      ClusterRun& run = clusters_.emplace_back();
+      for (int z = 0; z < cl[2]; ++z)
+        for (int y = 0; y < cl[1]; ++y)
+          for (int x = 0; x < cl[0]; ++x) {
+            const Dim3 ctaid = {cid[0] * cl[0] + x, cid[1] * cl[1] + y, cid[2] * cl[2] + z};
+            const int c = index_of(g.rank(ctaid));
+            if (c < 0)
+              throw GridError(fmt::format("CTA ({}, {}, {}) of cluster ({}, {}, {}) does not run: the CTAs that run must "
+                                          "be whole clusters of {}x{}x{}",
+                                          ctaid[0], ctaid[1], ctaid[2], cid[0], cid[1], cid[2], cl[0], cl[1], cl[2]));
+            cluster_of_[static_cast<std::size_t>(c)] = static_cast<int>(clusters_.size() - 1);
+            run.ctas.push_back(c);
+          }
+    }
+  }
   std::uint64_t param_size = 0;
   for (const auto& v : prog_.params) param_size = std::max(param_size, v.address + v.size);
   grid_.param = Memory::dense("param", param_size);
@@ -457,6 +531,7 @@ std::uint32_t Machine::special(ptx::Special s, int thread, int c) const {
       return static_cast<std::uint32_t>(id[0] % cluster[0] +
                                         cluster[0] * (id[1] % cluster[1] + cluster[1] * (id[2] % cluster[2])));
     case Special::cluster_nctarank: return static_cast<std::uint32_t>(cluster[0] * cluster[1] * cluster[2]);
+    case Special::is_explicit_cluster: return opts_.explicit_cluster || prog_.explicit_cluster ? 1 : 0;
   }
   return 0;
 }
@@ -469,21 +544,41 @@ void Machine::diagnose(const Instruction& ins, const std::string& what) {
 void Machine::start() {
   sum_ = RunSummary{};
   sum_.steps.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(threads()), 0);
+  sum_.exited.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(warps_), 0);
   runs_.assign(static_cast<std::size_t>(ctas()), CtaRun{});
-  cur_cta_ = 0;
+  for (ClusterRun& cl : clusters_) {
+    cl.phase = 0;
+    cl.resumed = false;
+    cl.resumed_changes = 0;
+  }
+  cur_cluster_ = 0;
+  cur_member_ = 0;
   cur_ = 0;
   started_ = true;
   finished_ = false;
-  begin_cta();
+  begin_cluster();
 }
 
-// The control state of the CTA about to run (made when it starts: one CTA runs at a time).
+// The CTAs of the cluster about to run start together.
+void Machine::begin_cluster() {
+  const ClusterRun& cl = clusters_[static_cast<std::size_t>(cur_cluster_)];
+  for (const int c : cl.ctas) {
+    cur_cta_ = c;
+    begin_cta();
+  }
+  cur_member_ = 0;
+  cur_cta_ = cl.ctas.front();
+}
+
+// The control state of the CTA cur_cta_ (made when its cluster starts).
 void Machine::begin_cta() {
   const int n = static_cast<int>(prog_.code.size());
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   Cta& cta = ctas_[static_cast<std::size_t>(cur_cta_)];
   cr.copies.emplace(threads(), cta.shared.size());
   cr.bulk.emplace(threads(), cta.shared.size());
+  cr.arrived.assign(static_cast<std::size_t>(threads()), 0);
+  cr.is = CtaIs::running;
   if (frame_bytes_ > 0) cta.local = Memory::dense("local", frame_bytes_ * static_cast<std::uint64_t>(threads()));
   cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
   for (int w = 0; w < warps_; ++w) {
@@ -503,15 +598,25 @@ RunSummary Machine::run() {
   return sum_;
 }
 
-// CTAs run in order, each to its end. In a CTA, warps run in order, each until it finishes or
-// waits at a collective; then the collectives whose warps have all arrived complete, and the
-// round starts again from warp 0.
+// Clusters run in order, each to its end. In a cluster, the warps of its CTAs run in order (CTA by
+// %cluster_ctarank, then warp), each until it finishes or waits at a collective; then the
+// collectives whose warps have all arrived complete, and the round starts again from the first.
 bool Machine::settle() {
   if (!started_) start();
   while (!finished_) {
-    while (cur_ < warps_ && !ready(cur_)) ++cur_;
-    if (cur_ < warps_) return true;
+    const std::vector<int>& members = clusters_[static_cast<std::size_t>(cur_cluster_)].ctas;
+    while (cur_member_ < static_cast<int>(members.size())) {
+      cur_cta_ = members[static_cast<std::size_t>(cur_member_)];
+      if (runs_[static_cast<std::size_t>(cur_cta_)].is == CtaIs::running) {
+        while (cur_ < warps_ && !ready(cur_)) ++cur_;
+        if (cur_ < warps_) return true;
+      }
+      cur_ = 0;
+      ++cur_member_;
+    }
+    cur_member_ = 0;
     cur_ = 0;
+    cur_cta_ = members.front();
     complete_collectives();
   }
   return false;
@@ -523,21 +628,75 @@ bool Machine::step() {
   return true;
 }
 
+// Nothing in the cluster can run: complete what has arrived, in each CTA and at the cluster
+// barrier; else resume the warps parked at mbarrier waits once; else it is a deadlock.
 void Machine::complete_collectives() {
+  ClusterRun& cl = clusters_[static_cast<std::size_t>(cur_cluster_)];
+  bool moved = false, park_moved = false;
+  int parked = 0;
+  for (const int c : cl.ctas) {
+    if (runs_[static_cast<std::size_t>(c)].is != CtaIs::running) continue;
+    cur_cta_ = c;
+    const CtaProgress p = complete_cta();
+    moved = moved || p.moved;
+    parked += p.parked;
+    park_moved = park_moved || p.park_moved;
+  }
+  cur_cta_ = cl.ctas.front();
+  if (complete_cluster_barrier()) moved = true;
+  bool all_done = true;
+  for (const int c : cl.ctas) all_done = all_done && runs_[static_cast<std::size_t>(c)].is == CtaIs::finished;
+  if (all_done) {
+    // Shared memory is no longer reachable from other CTAs: each CTA's control state goes.
+    for (const int c : cl.ctas) {
+      runs_[static_cast<std::size_t>(c)] = CtaRun{};
+      runs_[static_cast<std::size_t>(c)].is = CtaIs::finished;
+    }
+    if (++cur_cluster_ == static_cast<int>(clusters_.size())) {
+      cur_cluster_ = static_cast<int>(clusters_.size()) - 1;
+      cur_cta_ = clusters_.back().ctas.back();
+      finished_ = true;
+      return;
+    }
+    begin_cluster();
+    return;
+  }
+  if (moved) {
+    cl.resumed = false;
+    return;
+  }
+  // Warps parked at an mbarrier wait go on (the wait need not be in a loop, or the loop may do
+  // something else) unless they were resumed before, parked again where they were, and no
+  // mbarrier of the cluster has changed since.
+  std::uint64_t changes = 0;
+  for (const int c : cl.ctas) changes += runs_[static_cast<std::size_t>(c)].mbar.changes;
+  if (parked > 0 && !(cl.resumed && cl.resumed_changes == changes && !park_moved)) {
+    cl.resumed = true;
+    cl.resumed_changes = changes;
+    for (const int c : cl.ctas)
+      for (WarpRun& r : runs_[static_cast<std::size_t>(c)].warps) {
+        r.resume_pc = r.parked ? r.park_pc : -1;
+        r.parked = false;
+      }
+    return;
+  }
+  deadlock();
+}
+
+Machine::CtaProgress Machine::complete_cta() {
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   std::vector<WarpRun>& ws = cr.warps;
-  bool released = false;
-  int barrier_waiting = 0, live = 0, parked = 0;
-  bool moved = false;  // a parked warp waits elsewhere than when the parked warps were last resumed
+  CtaProgress out;
+  int barrier_waiting = 0, live = 0;
   std::set<std::uint64_t> barrier_ids;
   for (int w = 0; w < warps_; ++w) {
     const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
     ++live;
     if (r.parked) {
-      if (cr.mbar.completions != r.park_completions) return;  // a phase completed: it goes on
-      ++parked;
-      moved = moved || r.park_pc != r.resume_pc;
+      if (cr.mbar.completions != r.park_completions) out.moved = true;  // a phase completed: it goes on
+      ++out.parked;
+      out.park_moved = out.park_moved || r.park_pc != r.resume_pc;
       continue;
     }
     if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != ptx::Collective::cta_barrier) continue;
@@ -548,8 +707,10 @@ void Machine::complete_collectives() {
   }
   if (live == 0) {
     finish_cta();
-    return;
+    out.moved = true;
+    return out;
   }
+  if (out.moved) return out;
   // A CTA barrier completes when every warp that has not exited waits at it (same barrier number);
   // a bar.red's reduction is then written to every thread's destination.
   if (barrier_waiting == live && barrier_ids.size() == 1) {
@@ -576,7 +737,7 @@ void Machine::complete_collectives() {
         throw located(prog_, red.front().ins, e.what());
       }
     }
-    released = true;
+    out.moved = true;
   }
   for (int g = 0; g + 4 <= warps_; g += 4) {
     bool all = true;
@@ -587,50 +748,134 @@ void Machine::complete_collectives() {
     }
     if (!all) continue;
     run_wgmma(g);
-    released = true;
+    out.moved = true;
   }
-  if (released) {
-    cr.resumed = false;
-    return;
-  }
-  // Warps parked at an mbarrier wait go on (the wait need not be in a loop, or the loop may do
-  // something else) unless they were resumed before, parked again where they were, and no
-  // mbarrier has changed since.
-  if (parked > 0 && !(cr.resumed && cr.resumed_changes == cr.mbar.changes && !moved)) {
-    cr.resumed = true;
-    cr.resumed_changes = cr.mbar.changes;
-    for (WarpRun& r : ws) {
-      r.resume_pc = r.parked ? r.park_pc : -1;
-      r.parked = false;
-    }
-    return;
-  }
-  // A deadlock: name each waiting warp and where it waits.
-  std::string who;
-  const Instruction* first = nullptr;
-  for (int w = 0; w < warps_; ++w) {
-    const WarpRun& r = ws[static_cast<std::size_t>(w)];
-    if (r.stack.empty()) continue;
-    const Instruction& ins = prog_.code[static_cast<std::size_t>(r.parked ? r.park_pc : r.waiting)];
-    if (!first) first = &ins;
-    who += fmt::format("{}{} at line {} ({}", who.empty() ? "" : "; ", warp_name(cur_cta_, w), ins.loc.line, ins.text);
-    if (r.parked)
-      who += fmt::format(", waiting on the mbarrier at shared {:#x}: {}", r.park_addr,
-                         Mbarrier::decode(cta(cur_cta_).shared.load(r.park_addr, 8)).describe());
-    who += ")";
-  }
-  throw located(prog_, *first,
-                fmt::format("deadlock: no warp can go on ({}); a barrier needs every live warp of the block, a "
-                            "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
-                            "wait the arrivals and transactions of its phase",
-                            who));
+  return out;
 }
 
-// The running CTA has ended: its diagnostics, then the next CTA, or the end of the grid.
+// The executing lanes of warp w of CTA c at the instruction it waits at (its path, guard true).
+namespace {
+std::uint32_t guarded(const Machine& m, const Instruction& ins, std::uint32_t path, int w, int c) {
+  if (ins.guard < 0) return path;
+  std::uint32_t lanes = 0;
+  for (int lane = 0; lane < Machine::kLanes; ++lane)
+    if (((path >> lane) & 1U) && (m.reg(w * Machine::kLanes + lane, ins.guard, c) != 0) != ins.guard_negated)
+      lanes |= 1U << lane;
+  return lanes;
+}
+}  // namespace
+
+// barrier.cluster: the phase completes when every thread of the cluster that has not exited has
+// arrived in it (a CTA that has ended counts as exited); a warp waiting at barrier.cluster.wait
+// goes on when every executing lane's arrival is in a completed phase. A wait by a thread that has
+// not arrived can never complete: an error.
+bool Machine::complete_cluster_barrier() {
+  ClusterRun& cl = clusters_[static_cast<std::size_t>(cur_cluster_)];
+  bool waiting = false;
+  for (const int c : cl.ctas)
+    for (const WarpRun& r : runs_[static_cast<std::size_t>(c)].warps)
+      waiting = waiting || (!r.stack.empty() && r.waiting >= 0 && !r.released &&
+                            prep_->collective[static_cast<std::size_t>(r.waiting)] == ptx::Collective::cluster_barrier);
+  if (!waiting) return false;
+  bool all = true;
+  for (const int c : cl.ctas) {
+    const CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+    if (cr.is != CtaIs::running) continue;
+    for (int w = 0; w < warps_ && all; ++w) {
+      const WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+      const std::uint32_t live = r.stack.empty() ? 0 : r.launch & ~r.exited;
+      for (int lane = 0; lane < kLanes; ++lane)
+        if (((live >> lane) & 1U) && cr.arrived[static_cast<std::size_t>(w * kLanes + lane)] != cl.phase + 1) all = false;
+    }
+  }
+  if (all) ++cl.phase;
+  bool moved = all;
+  for (const int c : cl.ctas) {
+    CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+    for (int w = 0; w < warps_; ++w) {
+      WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+      if (r.stack.empty() || r.waiting < 0 || r.released ||
+          prep_->collective[static_cast<std::size_t>(r.waiting)] != ptx::Collective::cluster_barrier)
+        continue;
+      const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
+      const std::uint32_t lanes = guarded(*this, ins, r.stack.back().mask, w, c);
+      bool done = true;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!((lanes >> lane) & 1U)) continue;
+        const std::uint64_t a = cr.arrived[static_cast<std::size_t>(w * kLanes + lane)];
+        if (a == 0)
+          throw located(prog_, ins,
+                        fmt::format("'{}': {} lane {} waits at the cluster barrier without having arrived "
+                                    "(barrier.cluster.arrive first): it would wait forever",
+                                    ins.text, warp_name(c, w), lane));
+        done = done && a <= cl.phase;
+      }
+      if (done) {
+        r.released = true;
+        moved = true;
+      }
+    }
+  }
+  return moved;
+}
+
+// No warp of the cluster can go on: name each waiting warp and where it waits.
+void Machine::deadlock() {
+  const ClusterRun& cl = clusters_[static_cast<std::size_t>(cur_cluster_)];
+  std::string who;
+  const Instruction* first = nullptr;
+  bool cluster_wait = false;
+  for (const int c : cl.ctas) {
+    const CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+    if (cr.is != CtaIs::running) continue;
+    for (int w = 0; w < warps_; ++w) {
+      const WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+      if (r.stack.empty()) continue;
+      const Instruction& ins = prog_.code[static_cast<std::size_t>(r.parked ? r.park_pc : r.waiting)];
+      if (!first) first = &ins;
+      who += fmt::format("{}{} at line {} ({}", who.empty() ? "" : "; ", warp_name(c, w), ins.loc.line, ins.text);
+      if (r.parked)
+        who += fmt::format(", waiting on the mbarrier at shared {:#x}: {}", r.park_addr,
+                           Mbarrier::decode(cta(c).shared.load(r.park_addr, 8)).describe());
+      if (!r.parked && prep_->collective[static_cast<std::size_t>(r.waiting)] == ptx::Collective::cluster_barrier)
+        cluster_wait = true;
+      who += ")";
+    }
+  }
+  // Threads the cluster barrier's phase still waits for.
+  std::string missing;
+  if (cluster_wait)
+    for (const int c : cl.ctas) {
+      const CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+      if (cr.is != CtaIs::running) continue;
+      for (int w = 0; w < warps_; ++w) {
+        const WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+        const std::uint32_t live = r.stack.empty() ? 0 : r.launch & ~r.exited;
+        std::uint32_t not_arrived = 0;
+        for (int lane = 0; lane < kLanes; ++lane)
+          if (((live >> lane) & 1U) && cr.arrived[static_cast<std::size_t>(w * kLanes + lane)] != cl.phase + 1)
+            not_arrived |= 1U << lane;
+        if (not_arrived)
+          missing += fmt::format("{}{} lanes {}", missing.empty() ? "" : ", ", warp_name(c, w), exec::lane_list(not_arrived));
+      }
+    }
+  throw located(prog_, *first,
+                fmt::format("deadlock: no warp can go on ({}){}; a barrier needs every live warp of the block, a "
+                            "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
+                            "wait the arrivals and transactions of its phase, barrier.cluster.wait every live thread "
+                            "of the cluster to arrive",
+                            who,
+                            missing.empty() ? "" : fmt::format("; the cluster barrier waits for the arrival of {}", missing)));
+}
+
+// The CTA cur_cta_ has ended: its diagnostics; its shared memory stays until its cluster ends
+// (an access to it from another CTA is an error).
 void Machine::finish_cta() {
-  std::vector<WarpRun>& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps;
+  CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
+  std::vector<WarpRun>& ws = cr.warps;
   for (int w = 0; w < warps_; ++w) {
-    sum_.exited.push_back(ws[static_cast<std::size_t>(w)].exited);
+    sum_.exited[static_cast<std::size_t>(cur_cta_) * static_cast<std::size_t>(warps_) + static_cast<std::size_t>(w)] =
+        ws[static_cast<std::size_t>(w)].exited;
     for (const WgmmaAsync::Op* op : ws[static_cast<std::size_t>(w)].async.in_flight()) {
       diagnose(prog_.code[static_cast<std::size_t>(op->pc)],
                fmt::format("{}: this wgmma.mma_async is still in flight when the program ends (no "
@@ -639,25 +884,19 @@ void Machine::finish_cta() {
       break;
     }
   }
-  if (const auto c = runs_[static_cast<std::size_t>(cur_cta_)].copies->drain(cta(cur_cta_).shared))
+  if (const auto c = cr.copies->drain(cta(cur_cta_).shared))
     diagnose(prog_.code[static_cast<std::size_t>(c->pc)],
              fmt::format("{} lane {}: this cp.async is still in flight when the program ends (no "
                          "cp.async.wait_group or wait_all completed it; its bytes were written then)",
                          warp_name(cur_cta_, c->thread / kLanes), c->thread % kLanes));
-  if (const auto l = runs_[static_cast<std::size_t>(cur_cta_)].bulk->drain(
-          cta(cur_cta_).shared, [&](const BulkCopies::Store& s) { exec::write_bulk_store(prog_, global(), s); }))
+  if (const auto l = cr.bulk->drain(cta(cur_cta_).shared,
+                                    [&](const BulkCopies::Store& s) { exec::write_bulk_store(prog_, global(), s); }))
     diagnose(prog_.code[static_cast<std::size_t>(l->pc)],
              fmt::format("{} lane {}: this bulk copy into shared memory is still in flight when the program ends (no "
                          "wait on its mbarrier completed it; its bytes were written then)",
-                         warp_name(cur_cta_, l->thread / kLanes), l->thread % kLanes));
-  runs_[static_cast<std::size_t>(cur_cta_)] = CtaRun{};  // its control state is no longer needed
+                         warp_name(l->cta, l->thread / kLanes), l->thread % kLanes));
+  cr.is = CtaIs::finished;
   cta(cur_cta_).local = Memory::dense("local", 0);
-  if (++cur_cta_ == ctas()) {
-    cur_cta_ = ctas() - 1;
-    finished_ = true;
-    return;
-  }
-  begin_cta();
 }
 
 std::optional<Machine::Position> Machine::next() {
@@ -666,10 +905,60 @@ std::optional<Machine::Position> Machine::next() {
   return Position{cur_cta_, cur_, r.stack.back().pc, r.stack.back().mask};
 }
 
-Machine::WarpState Machine::warp_state(int w) const {
+Machine::CtaIs Machine::cta_state(int c) const {
+  if (!started_) return CtaIs::not_started;
+  if (finished_) return CtaIs::finished;
+  return runs_[static_cast<std::size_t>(c)].is;
+}
+
+int Machine::cluster_cta(int c, std::uint64_t rank) const {
+  const ClusterRun& cl = clusters_[static_cast<std::size_t>(cluster_of_[static_cast<std::size_t>(c)])];
+  if (rank >= cl.ctas.size())
+    throw Error(fmt::format("CTA rank {} is outside the cluster of {} CTAs (%cluster_ctarank 0-{})", rank,
+                            cl.ctas.size(), cl.ctas.size() - 1));
+  const int t = cl.ctas[static_cast<std::size_t>(rank)];
+  if (started_ && runs_[static_cast<std::size_t>(t)].is == CtaIs::finished)
+    throw Error(fmt::format("{} (cluster rank {}) has exited: its shared memory is gone (a barrier.cluster before "
+                            "it exits keeps it)",
+                            cta(t).name(), rank));
+  return t;
+}
+
+std::uint32_t Machine::cluster_rank(int c) const { return special(ptx::Special::cluster_ctarank, 0, c); }
+
+std::uint32_t Machine::cluster_size() const {
+  const Dim3& cl = grid_.shape.cluster;
+  return static_cast<std::uint32_t>(cl[0] * cl[1] * cl[2]);
+}
+
+Machine::Units Machine::units(int c) {
+  CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+  return {cr.copies ? &*cr.copies : nullptr, cr.bulk ? &*cr.bulk : nullptr, &cr.mbar};
+}
+
+int Machine::shared_owner(int c, const Memory* mem) const {
+  for (const int t : clusters_[static_cast<std::size_t>(cluster_of_[static_cast<std::size_t>(c)])].ctas)
+    if (&cta(t).shared == mem) return t;
+  return -1;
+}
+
+void Machine::cluster_arrive(int c, int thread) {
+  const ClusterRun& cl = clusters_[static_cast<std::size_t>(cluster_of_[static_cast<std::size_t>(c)])];
+  std::uint64_t& a = runs_[static_cast<std::size_t>(c)].arrived[static_cast<std::size_t>(thread)];
+  if (a != 0)
+    throw Error(fmt::format("lane {} arrives at the cluster barrier again before its barrier.cluster.wait (phase {}; "
+                            "each arrive is followed by a wait)",
+                            thread % kLanes, a - 1));
+  a = cl.phase + 1;
+}
+
+void Machine::cluster_waited(int c, int thread) { runs_[static_cast<std::size_t>(c)].arrived[static_cast<std::size_t>(thread)] = 0; }
+
+Machine::WarpState Machine::warp_state(int w, int c) const {
   WarpState st;
-  if (!started_ || finished_ || runs_[static_cast<std::size_t>(cur_cta_)].warps.empty()) return st;
-  const WarpRun& r = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
+  if (c < 0) c = cur_cta_;
+  if (!started_ || finished_ || runs_[static_cast<std::size_t>(c)].warps.empty()) return st;
+  const WarpRun& r = runs_[static_cast<std::size_t>(c)].warps[static_cast<std::size_t>(w)];
   st.exited = r.exited;
   st.depth = static_cast<int>(r.frames.size());
   if (r.stack.empty()) return st;

@@ -1,10 +1,14 @@
 // The PTX interpreter: runs a parsed Program (isa/ptx_program.hpp) on a grid of CTAs, each on its
 // warps, lane by lane, with an active mask.
 //
-// Grid: the CTAs run one after another in rank order (x fastest, then y, then z; sim/state/grid.hpp),
-// each to its end; global, const and param memory are shared, each CTA has its own shared memory
-// and registers (sim/state/cta.hpp). CTAs that do not synchronise cannot tell the order apart; the
-// order makes the global side effects of those that race on it defined.
+// Grid: the clusters run one after another in the linear order of %clusterid (x fastest, then y,
+// then z; a CTA alone is a cluster of one, so without clusters CTAs run in rank order), each to
+// its end; the CTAs of a cluster run together, their warps interleaved by one scheduler, so that
+// they can wait for each other (barrier.cluster, mbarriers other CTAs arrive on) and reach each
+// other's shared memory (.shared::cluster addresses: kClusterRankShift). Global, const and param
+// memory are shared, each CTA has its own shared memory and registers (sim/state/cta.hpp).
+// Clusters that do not synchronise cannot tell the order apart; the order makes the global side
+// effects of those that race on it defined.
 //
 // SIMT model: a reconvergence stack per warp (the classic immediate-post-dominator scheme). Each
 // entry holds a PC, a reconvergence PC and a lane mask; the top entry executes. A branch whose
@@ -14,10 +18,11 @@
 // the program (iterative dataflow, no recursion). ret/exit retire lanes from every entry.
 //
 // Warps: each runs alone until it finishes or reaches a collective of several warps — a CTA
-// barrier (bar.sync / barrier.sync) or wgmma.mma_async (the four warps of a warpgroup). When no
-// warp can go on, the collectives whose participants have all arrived complete (the wgmma runs
-// on the four warps' registers) and their warps go on; if none can, the block is deadlocked and
-// the run stops with an error. The order is deterministic, so a program with a data race runs the
+// barrier (bar.sync / barrier.sync), wgmma.mma_async (the four warps of a warpgroup) or
+// barrier.cluster.wait (every thread of the cluster). The warps of a cluster's CTAs take turns in
+// CTA rank order (%cluster_ctarank), warp 0 first. When no warp can go on, the collectives whose
+// participants have all arrived complete (the wgmma runs on the four warps' registers) and their
+// warps go on; if none can, the cluster is deadlocked and the run stops with an error. The order is deterministic, so a program with a data race runs the
 // same way every time (it is not detected).
 //
 // wgmma's asynchronous semantics (sim/exec/wgmma_async.hpp): a wgmma.mma_async writes its
@@ -62,7 +67,9 @@ struct InterpreterOptions {
   std::array<int, 3> ntid = {0, 0, 0};  // block size; 0: .reqntid/.maxntid, else (32, 1, 1)
   int warpid = -1;                      // -1: every warp of the block runs; N: only warp N (%warpid, %tid)
   Dim3 nctaid = {1, 1, 1};              // the grid
-  Dim3 cluster = {1, 1, 1};             // CTAs of a cluster (%cluster_*): each divides nctaid, at most 16 in all
+  Dim3 cluster = {1, 1, 1};             // CTAs of a cluster (%cluster_*): each divides nctaid, at most 8 in all
+  bool explicit_cluster = false;        // the launch names the cluster (%is_explicit_cluster)
+  bool non_portable_cluster = false;    // up to 16 CTAs a cluster (cudaFuncAttributeNonPortableClusterSizeAllowed)
   // The CTAs that run, as inclusive ranges of ranks (GridShape::rank); empty: every CTA of the grid.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ctas;
   std::ostream* trace = nullptr;        // one line per executed instruction, when set
@@ -88,6 +95,13 @@ class Machine {
   static constexpr std::uint64_t kLocalWindow = 0x00007d0000000000ULL;
   // Kernel-parameter window: cvta.param's generic addresses (a __grid_constant__ tensor map).
   static constexpr std::uint64_t kParamWindow = 0x00007c0000000000ULL;
+  // A .shared::cluster address: below 2^24 the executing CTA's shared offset (a .shared::cta
+  // address is one), else ((rank + 1) << kClusterRankShift) | offset, the offset in the shared
+  // memory of the CTA of that %cluster_ctarank (what mapa gives). In the generic shared window too.
+  static constexpr int kClusterRankShift = 24;
+  // Portable cluster size, and the most CTAs a cluster may have with the non-portable attribute.
+  static constexpr int kPortableCluster = 8;
+  static constexpr int kMaxCluster = 16;
   // Calls deeper than this are an error (a runaway recursion).
   static constexpr std::size_t kMaxCallDepth = 64;
   // Shared memory when neither the program nor the options ask for more: 48 KiB, the static
@@ -166,9 +180,32 @@ class Machine {
     int depth = 0;              // calls in progress
     std::uint64_t mbarrier = 0; // parked: the shared address of the mbarrier it waits on
   };
-  [[nodiscard]] WarpState warp_state(int w) const;
+  // Of CTA c (default: the one that runs now).
+  [[nodiscard]] WarpState warp_state(int w, int c = -1) const;
   // The c-th CTA run that runs now (the last once the grid has finished).
   [[nodiscard]] int running_cta() const { return cur_cta_; }
+  enum class CtaIs : std::uint8_t { not_started, running, finished };
+  [[nodiscard]] CtaIs cta_state(int c) const;
+
+  // Clusters. The CTA (c-th run) of %cluster_ctarank `rank` in CTA c's cluster; Error when the
+  // rank is outside the cluster or that CTA has exited (its shared memory is gone).
+  [[nodiscard]] int cluster_cta(int c, std::uint64_t rank) const;
+  [[nodiscard]] std::uint32_t cluster_rank(int c) const;
+  [[nodiscard]] std::uint32_t cluster_size() const;
+  // The asynchronous units and mbarrier activity of running CTA c, for an instruction of another
+  // CTA of its cluster that reaches its shared memory.
+  struct Units {
+    AsyncCopies* copies = nullptr;
+    BulkCopies* bulk = nullptr;
+    MbarrierActivity* mbar = nullptr;
+  };
+  [[nodiscard]] Units units(int c);
+  // The CTA (c-th run) whose shared memory `mem` is, among CTA c's cluster; -1 if none.
+  [[nodiscard]] int shared_owner(int c, const Memory* mem) const;
+  // barrier.cluster.arrive by thread t of CTA c: Error if it has arrived and not yet waited.
+  void cluster_arrive(int c, int thread);
+  // barrier.cluster.wait by thread t of CTA c, once its phase has completed: the arrival is used.
+  void cluster_waited(int c, int thread);
 
   // The register file of the w-th warp run of CTA c as a Warp (declared-order named registers;
   // .b8/.b16 as b16, .pred as pred).
@@ -216,16 +253,30 @@ class Machine {
     WgmmaAsync async;
   };
   // A CTA's scheduler state: its warps' control state, its cp.async in flight, its mbarrier
-  // activity. `resumed`: the parked warps were resumed because nothing else could run, when the
-  // objects had seen `resumed_changes` changes; if all park again where they were then, with no
-  // change since, it is a deadlock.
+  // activity; `arrived`: per thread, 1 + the cluster barrier phase it arrived in (0: none).
   struct CtaRun {
     std::vector<WarpRun> warps;
     std::optional<AsyncCopies> copies;
     std::optional<BulkCopies> bulk;
     MbarrierActivity mbar;
+    std::vector<std::uint64_t> arrived;
+    CtaIs is = CtaIs::not_started;
+  };
+  // A cluster: its CTAs (c-th run) by %cluster_ctarank, the phases of its barrier completed.
+  // `resumed`: the parked warps were resumed because nothing else could run, when the mbarriers
+  // had seen `resumed_changes` changes; if all park again where they were then, with no change
+  // since, it is a deadlock.
+  struct ClusterRun {
+    std::vector<int> ctas;
+    std::uint64_t phase = 0;
     bool resumed = false;
     std::uint64_t resumed_changes = 0;
+  };
+  // What completing the collectives of one CTA did.
+  struct CtaProgress {
+    bool moved = false;      // a collective completed, a parked warp can go on, or the CTA ended
+    int parked = 0;          // warps parked at an mbarrier wait
+    bool park_moved = false; // one of them waits elsewhere than when they were last resumed
   };
 
   // Whether warp w has an instruction to execute now (false: finished, or waiting at a collective
@@ -234,7 +285,11 @@ class Machine {
   void execute(int w);  // the next instruction of a ready warp
   bool settle();        // makes cur_ a ready warp; false when every warp has finished
   void complete_collectives();
+  CtaProgress complete_cta();         // the collectives of the CTA cur_cta_
+  bool complete_cluster_barrier();    // the cluster barrier's phase and its waiting warps
+  [[noreturn]] void deadlock();
   void run_wgmma(int group);
+  void begin_cluster();
   void begin_cta();
   void finish_cta();
   void call(int w, const ptx::Instruction& ins, int pc, std::uint32_t lanes);
@@ -251,9 +306,13 @@ class Machine {
   std::vector<Cta> ctas_;
   std::shared_ptr<const Prepared> prep_;
   std::vector<CtaRun> runs_;  // parallel to ctas_
+  std::vector<ClusterRun> clusters_;  // in the order they run
+  std::vector<int> cluster_of_;       // per CTA run: its index in clusters_
   RunSummary sum_;
-  int cur_cta_ = 0;  // the CTA that runs
-  int cur_ = 0;      // its warp that runs
+  int cur_cluster_ = 0;  // the cluster that runs
+  int cur_member_ = 0;   // its CTA that runs (index in ClusterRun::ctas)
+  int cur_cta_ = 0;      // that CTA (c-th run)
+  int cur_ = 0;          // its warp that runs
   bool started_ = false, finished_ = false;
 };
 

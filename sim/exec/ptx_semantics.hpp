@@ -37,9 +37,11 @@ class Exec {
   bool park = false;                     // set by a wait whose phase is incomplete: the warp yields
   std::uint64_t park_addr = 0;           // the shared offset of that mbarrier
 
-  // A shared-memory access of [addr, addr + n) in a lane: reported (once an instruction) when a
-  // cp.async or a bulk copy in flight writes any of those bytes.
-  void shared_access(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n, bool write);
+  // An access of [addr, addr + n) of `mem` in a lane: when `mem` is the shared memory of a CTA
+  // of the cluster (this one or another), reported (once an instruction) if a cp.async or a bulk
+  // copy in flight writes any of those bytes.
+  void shared_access(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
+                     bool write);
 
   // The bits of a source operand in a lane: a register (its full width), an immediate (already
   // in the instruction's type), a special register, or a symbol's address.
@@ -86,6 +88,18 @@ void register_warp(std::vector<SemanticSpec>& t);     // sem_warp.cpp: mma, wgmm
 void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, rsqrt, tanh, lg2 (.approx)
 void register_mbarrier(std::vector<SemanticSpec>& t); // sem_mbarrier.cpp: mbarrier.*
 void register_atomic(std::vector<SemanticSpec>& t);   // sem_atomic.cpp: atom, red
+void register_cluster(std::vector<SemanticSpec>& t);  // sem_cluster.cpp: mapa, getctarank
+
+// A .shared::cluster address (Machine::kClusterRankShift) in a lane: the CTA (c-th run) whose
+// shared memory it is, and the offset in it; Error for a rank outside the cluster or a CTA that
+// has exited (sem_cluster.cpp).
+struct ClusterAddress {
+  int cta;
+  std::uint64_t offset;
+};
+ClusterAddress cluster_address(Exec& x, std::uint64_t addr, int lane);
+// barrier.cluster.arrive / wait (sem_cluster.cpp), for bar's semantic function (sem_warp.cpp).
+void cluster_barrier(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 // wmma.load / wmma.store (sem_memory.cpp), for the wmma row of sem_warp.cpp.
 void wmma_transfer(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 // cp.async.mbarrier.arrive (sem_mbarrier.cpp), for cp's semantic function (sem_memory.cpp).

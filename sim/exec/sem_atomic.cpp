@@ -82,13 +82,13 @@ void atom(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::uint64_t addr = x.address(ins.ops[at], lane);
     check_aligned(lane, addr, static_cast<std::uint64_t>(bytes));
     auto [mem, a] = resolve(x, ins.d.space, addr, lane, static_cast<std::uint64_t>(bytes));
-    const bool shared = mem == &x.cta.shared;
-    if (shared) x.shared_access(ins, lane, a, static_cast<std::uint64_t>(bytes), true);
+    const bool global = mem == &x.m.global();
+    x.shared_access(ins, lane, mem, a, static_cast<std::uint64_t>(bytes), true);
     const std::uint64_t b = x.read(ins.ops[at + 1], lane);
     const std::uint64_t c = cas ? x.read(ins.ops[at + 2], lane) : 0;
     try {
       const std::uint64_t old = mem->load(a, bytes);
-      mem->store(a, bytes, atomic_operate(ins, !shared, old, b, c));
+      mem->store(a, bytes, atomic_operate(ins, global, old, b, c));
       if (!red) x.write(ins.ops[0], lane, old);
     } catch (const Error& e) {
       throw Error(fmt::format("lane {}: {}", lane, e.what()));

@@ -35,12 +35,19 @@ void in_shared(Exec& x, const char* what, std::uint64_t a, std::uint64_t n) {
                             x.cta.shared.size()));
 }
 
-// The mbarrier operand: a shared offset, 8-byte aligned.
-std::uint64_t mbarrier_at(Exec& x, const Operand& op, int lane) {
-  const std::uint64_t a = x.address(op, lane);
+// The mbarrier's shared offset, 8-byte aligned.
+std::uint64_t mbarrier_at(Exec& x, std::uint64_t a) {
   if (a % 8 != 0) throw Error(fmt::format("the mbarrier address {:#x} is not 8-byte aligned", a));
   in_shared(x, "mbarrier", a, 8);
   return a;
+}
+
+// A copy into shared memory goes in flight in the bulk-copy unit of each CTA it lands in.
+void land_in(Exec& x, const BulkCopies::Load& l, const std::vector<int>& ctas) {
+  for (const int c : ctas) {
+    BulkCopies* unit = c == x.cta_index ? x.bulk : x.m.units(c).bulk;
+    unit->issue(l);
+  }
 }
 
 // The tensor map of [map, {...}] in a lane: a kernel parameter (or .global/.const variable) by
@@ -129,15 +136,58 @@ std::uint64_t footprint(const Box& b) {
   return b.elements() / b.count[0] * pitch;
 }
 
+// The CTAs a copy into shared memory lands in (c-th run) and the offsets of its destination and
+// mbarrier there: a .shared::cta address is this CTA's; a .shared::cluster one may be another
+// CTA's, whose mbarrier it completes on (the PTX ISA: the same CTA as the destination); with
+// .multicast::cluster the same offsets in each CTA of the 16-bit ctaMask, by cluster rank.
+struct Destinations {
+  std::vector<int> ctas;
+  std::uint64_t dst = 0, mbar = 0;
+};
+Destinations destinations(Exec& x, const Instruction& ins, int lane, std::uint64_t dst, std::uint64_t mbar,
+                          const Operand* mask) {
+  Destinations d;
+  if (ins.d.space != ptx::Space::shared_cluster) {
+    d.ctas.push_back(x.cta_index);
+    d.dst = dst;
+    d.mbar = mbar;
+    return d;
+  }
+  const ClusterAddress to = cluster_address(x, dst, lane), bar = cluster_address(x, mbar, lane);
+  d.dst = to.offset;
+  d.mbar = bar.offset;
+  if (!mask) {
+    if (to.cta != bar.cta)
+      throw Error(fmt::format("the destination {:#x} is in {} and the mbarrier {:#x} in {}: they must be in one CTA",
+                              dst, x.m.cta(to.cta).name(), mbar, x.m.cta(bar.cta).name()));
+    d.ctas.push_back(to.cta);
+    return d;
+  }
+  const std::uint64_t bits = x.read(*mask, lane) & 0xffffU;
+  if (bits == 0) throw Error("the ctaMask is 0: a multicast copy needs at least one destination CTA");
+  for (std::uint64_t r = 0; r < 16; ++r)
+    if ((bits >> r) & 1U) {
+      if (r >= x.m.cluster_size())
+        throw Error(fmt::format("the ctaMask {:#06x} names CTA rank {}, outside the cluster of {} CTAs", bits, r,
+                                x.m.cluster_size()));
+      d.ctas.push_back(x.m.cluster_cta(x.cta_index, r));
+    }
+  return d;
+}
+
 void issue_load(Exec& x, const Instruction& ins, int lane, int pc) {
   BulkCopies::Load l;
   l.pc = pc;
   l.thread = x.base + lane;
-  const std::uint64_t dst = x.address(ins.ops[0], lane);
+  l.cta = x.cta_index;
+  std::uint64_t dst = x.address(ins.ops[0], lane);
   const auto kind = static_cast<BulkKind>(ins.d.mode2);
+  const bool multicast = ins.d.mode == 1;
   if (kind == BulkKind::load) {
     const std::uint64_t src = x.address(ins.ops[1], lane), size = x.read(ins.ops[2], lane);
-    l.mbar = mbarrier_at(x, ins.ops[3], lane);
+    const Destinations to = destinations(x, ins, lane, dst, x.address(ins.ops[3], lane), multicast ? &ins.ops[4] : nullptr);
+    dst = to.dst;
+    l.mbar = mbarrier_at(x, to.mbar);
     aligned16("destination", dst);
     aligned16("source", src);
     if (size == 0 || size % 16 != 0) throw Error(fmt::format("a size of {} bytes; a positive multiple of 16", size));
@@ -146,31 +196,34 @@ void issue_load(Exec& x, const Instruction& ins, int lane, int pc) {
     x.m.global().read(src, r.bytes.data(), r.bytes.size());
     l.runs.push_back(std::move(r));
     l.tx = size;
-  } else {
-    const Box b = box_of(x, ins.ops[1], lane);
-    l.mbar = mbarrier_at(x, ins.ops[2], lane);
-    if (dst % 128 != 0) throw Error(fmt::format("the destination {:#x} is not 128-byte aligned", dst));
-    const std::uint64_t n = b.elements() * static_cast<std::uint64_t>(b.esize);
-    in_shared(x, "box's destination", dst, footprint(b));
-    // Outside the tensor: zeros, or with the map's NaN fill the 16-bit pattern 0x7ff7 in every
-    // element of a floating-point type (a NaN in f16, bf16, f32 and f64 alike; what the H100 wrote).
-    const bool nan = b.map.oob_nan && static_cast<int>(b.map.type) >= static_cast<int>(TensorMapType::f16);
-    std::vector<std::uint8_t> dense(n, 0);
-    if (nan)
-      for (std::uint64_t i = 0; i < n; ++i) dense[i] = i % 2 == 0 ? 0xf7 : 0x7f;
-    for (std::uint64_t k = 0; k < b.elements(); ++k)
-      if (const auto g = b.global(k))
-        x.m.global().read(*g, dense.data() + k * static_cast<std::uint64_t>(b.esize), static_cast<std::size_t>(b.esize));
-    // The box in shared order, then each 16-byte chunk moved to its place.
-    for (std::uint64_t off = 0; off < n; off += 16) {
-      const std::uint64_t a = smem_byte(b, dst, off);
-      if (l.runs.empty() || l.runs.back().addr + l.runs.back().bytes.size() != a) l.runs.push_back({a, {}});
-      l.runs.back().bytes.insert(l.runs.back().bytes.end(), dense.begin() + static_cast<std::ptrdiff_t>(off),
-                                 dense.begin() + static_cast<std::ptrdiff_t>(off + 16));
-    }
-    l.tx = n;
+    land_in(x, l, to.ctas);
+    return;
   }
-  x.bulk->issue(std::move(l));
+  const Box b = box_of(x, ins.ops[1], lane);
+  const Destinations to = destinations(x, ins, lane, dst, x.address(ins.ops[2], lane), multicast ? &ins.ops[3] : nullptr);
+  dst = to.dst;
+  l.mbar = mbarrier_at(x, to.mbar);
+  if (dst % 128 != 0) throw Error(fmt::format("the destination {:#x} is not 128-byte aligned", dst));
+  const std::uint64_t n = b.elements() * static_cast<std::uint64_t>(b.esize);
+  in_shared(x, "box's destination", dst, footprint(b));
+  // Outside the tensor: zeros, or with the map's NaN fill the 16-bit pattern 0x7ff7 in every
+  // element of a floating-point type (a NaN in f16, bf16, f32 and f64 alike; what the H100 wrote).
+  const bool nan = b.map.oob_nan && static_cast<int>(b.map.type) >= static_cast<int>(TensorMapType::f16);
+  std::vector<std::uint8_t> dense(n, 0);
+  if (nan)
+    for (std::uint64_t i = 0; i < n; ++i) dense[i] = i % 2 == 0 ? 0xf7 : 0x7f;
+  for (std::uint64_t k = 0; k < b.elements(); ++k)
+    if (const auto g = b.global(k))
+      x.m.global().read(*g, dense.data() + k * static_cast<std::uint64_t>(b.esize), static_cast<std::size_t>(b.esize));
+  // The box in shared order, then each 16-byte chunk moved to its place.
+  for (std::uint64_t off = 0; off < n; off += 16) {
+    const std::uint64_t a = smem_byte(b, dst, off);
+    if (l.runs.empty() || l.runs.back().addr + l.runs.back().bytes.size() != a) l.runs.push_back({a, {}});
+    l.runs.back().bytes.insert(l.runs.back().bytes.end(), dense.begin() + static_cast<std::ptrdiff_t>(off),
+                               dense.begin() + static_cast<std::ptrdiff_t>(off + 16));
+  }
+  l.tx = n;
+  land_in(x, l, to.ctas);
 }
 
 void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
@@ -186,7 +239,7 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
     aligned16("source", src);
     if (size == 0 || size % 16 != 0) throw Error(fmt::format("a size of {} bytes; a positive multiple of 16", size));
     in_shared(x, "source", src, size);
-    x.shared_access(ins, lane, src, size, false);
+    x.shared_access(ins, lane, &x.cta.shared, src, size, false);
     BulkCopies::Run r{dst, std::vector<std::uint8_t>(size)};
     shared.read(src, r.bytes.data(), r.bytes.size());
     s.runs.push_back(std::move(r));
@@ -196,7 +249,7 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
     const std::uint64_t src = x.address(ins.ops[1], lane);
     if (src % 128 != 0) throw Error(fmt::format("the source {:#x} is not 128-byte aligned", src));
     in_shared(x, "box's source", src, footprint(b));
-    x.shared_access(ins, lane, src, footprint(b), false);
+    x.shared_access(ins, lane, &x.cta.shared, src, footprint(b), false);
     const auto es = static_cast<std::uint64_t>(b.esize);
     for (std::uint64_t k = 0; k < b.elements(); ++k) {
       const auto g = b.global(k);

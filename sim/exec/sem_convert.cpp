@@ -221,7 +221,8 @@ void cvt(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 void cvta(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const bool wide = ins.d.type == PtxType::u64;
   const std::uint64_t window = !wide ? 0
-                               : ins.d.space == ptx::Space::shared ? Machine::kSharedWindow
+                               : ins.d.space == ptx::Space::shared || ins.d.space == ptx::Space::shared_cluster
+                                   ? Machine::kSharedWindow
                                : ins.d.space == ptx::Space::local  ? Machine::kLocalWindow
                                : ins.d.space == ptx::Space::param  ? Machine::kParamWindow
                                                                    : 0;

@@ -1,5 +1,6 @@
 // mbarrier.*: the object in shared memory (sim/exec/mbarrier.hpp for its encoding), operated on
-// lane by lane in lane order, each lane's operation atomic. A test_wait/try_wait that finds its
+// lane by lane in lane order, each lane's operation atomic; arrivals and transaction counts may
+// reach an mbarrier of another CTA of the cluster (.shared::cluster). A test_wait/try_wait that finds its
 // phase incomplete in any lane makes the warp yield (Exec::park): the Machine runs the other warps
 // and resumes it when a phase completes, or when nothing else can run (a deadlock when it then
 // waits again and nothing has changed).
@@ -16,26 +17,40 @@ using ptx::Instruction;
 using ptx::MbarrierOp;
 namespace flag = ptx::mbarrier_flag;
 
-// The object's shared-memory offset in a lane: 8-byte aligned, inside the CTA's shared memory.
-std::uint64_t object_at(Exec& x, const Instruction& ins, const ptx::Operand& op, int lane) {
+// The object in a lane: the CTA (c-th run) whose shared memory holds it and its offset there,
+// 8-byte aligned. A .shared::cluster address, or a generic one in the cluster's part of the
+// shared window, may be another CTA's of the cluster (arrivals and transaction counts only).
+struct Object {
+  int cta;
+  std::uint64_t at;
+};
+Object object_at(Exec& x, const Instruction& ins, const ptx::Operand& op, int lane) {
   std::uint64_t a = x.address(op, lane);
-  const Memory& shared = x.cta.shared;
+  Object o{x.cta_index, a};
   if (ins.d.space == ptx::Space::generic) {
-    if (a < Machine::kSharedWindow || a - Machine::kSharedWindow >= shared.size())
+    constexpr std::uint64_t kWindow = (static_cast<std::uint64_t>(Machine::kMaxCluster) + 1) << Machine::kClusterRankShift;
+    if (a < Machine::kSharedWindow || a - Machine::kSharedWindow >= kWindow)
       throw Error(fmt::format("lane {}: the generic address {:#x} is not in shared memory (an mbarrier lives there)",
                               lane, a));
     a -= Machine::kSharedWindow;
   }
-  if (a % 8 != 0) throw Error(fmt::format("lane {}: the mbarrier address {:#x} is not 8-byte aligned", lane, a));
-  if ((ins.d.mode2 & flag::cluster) && x.m.grid().cluster != Dim3{1, 1, 1})
-    throw Error("an arrive on .shared::cluster in a cluster of several CTAs (distributed shared memory is not "
-                "supported yet)");
+  if (ins.d.space != ptx::Space::shared) {
+    const ClusterAddress c = cluster_address(x, a, lane);
+    o = {c.cta, c.offset};
+  }
+  const auto op_kind = static_cast<MbarrierOp>(ins.d.mode);
+  if (o.cta != x.cta_index && op_kind != MbarrierOp::arrive && op_kind != MbarrierOp::expect_tx &&
+      op_kind != MbarrierOp::complete_tx)
+    throw Error(fmt::format("lane {}: the mbarrier at {:#x} is in {}: only arrivals and transaction counts reach "
+                            "another CTA's mbarrier",
+                            lane, x.address(op, lane), x.m.cta(o.cta).name()));
+  if (o.at % 8 != 0) throw Error(fmt::format("lane {}: the mbarrier address {:#x} is not 8-byte aligned", lane, o.at));
   try {
-    shared.check_range(a, 8);
+    x.m.cta(o.cta).shared.check_range(o.at, 8);
   } catch (const Error& e) {
     throw Error(fmt::format("lane {}: {}", lane, e.what()));
   }
-  return a;
+  return o;
 }
 
 void sem_mbarrier(Exec& x, const Instruction& ins, std::uint32_t lanes) {
@@ -45,11 +60,12 @@ void sem_mbarrier(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     for_lanes(lanes, [&](int lane) { x.write(ins.ops[0], lane, Mbarrier::decode(x.read(ins.ops[1], lane)).pending); });
     return;
   }
-  Memory& shared = x.cta.shared;
-  MbarrierActivity& act = *x.mbar;
   const int at = op == MbarrierOp::arrive || op == MbarrierOp::test_wait || op == MbarrierOp::try_wait ? 1 : 0;
   for_lanes(lanes, [&](int lane) {
-    const std::uint64_t a = object_at(x, ins, ins.ops[static_cast<std::size_t>(at)], lane);
+    const Object o = object_at(x, ins, ins.ops[static_cast<std::size_t>(at)], lane);
+    const std::uint64_t a = o.at;
+    Memory& shared = x.m.cta(o.cta).shared;
+    MbarrierActivity& act = o.cta == x.cta_index ? *x.mbar : *x.m.units(o.cta).mbar;
     const std::uint64_t word = shared.load(a, 8);
     Mbarrier b = Mbarrier::decode(word);
     bool completed = false;
@@ -94,7 +110,8 @@ void sem_mbarrier(Exec& x, const Instruction& ins, std::uint32_t lanes) {
         case MbarrierOp::pending_count: break;
       }
     } catch (const Error& e) {
-      throw Error(fmt::format("lane {}: the mbarrier at shared {:#x}: {}", lane, a, e.what()));
+      throw Error(fmt::format("lane {}: the mbarrier at shared {:#x}{}: {}", lane, a,
+                              o.cta == x.cta_index ? "" : " of " + x.m.cta(o.cta).name(), e.what()));
     }
     shared.store(a, 8, b.encode());
     ++act.changes;
@@ -110,7 +127,7 @@ void sem_mbarrier(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 void cp_async_mbarrier_arrive(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   Memory& shared = x.cta.shared;
   for_lanes(lanes, [&](int lane) {
-    const std::uint64_t a = object_at(x, ins, ins.ops[0], lane);
+    const std::uint64_t a = object_at(x, ins, ins.ops[0], lane).at;
     x.copies->complete_all(x.base + lane, shared);
     Mbarrier b = Mbarrier::decode(shared.load(a, 8));
     bool completed = false;

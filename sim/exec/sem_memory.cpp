@@ -32,7 +32,7 @@ void ld(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::uint64_t addr = x.address(ins.ops[1], lane);
     check_aligned(lane, addr, static_cast<std::uint64_t>(es * n));
     auto [mem, a] = resolve(x, ins.d.space, addr, lane, static_cast<std::uint64_t>(es * n));
-    if (mem == &x.cta.shared) x.shared_access(ins, lane, a, static_cast<std::uint64_t>(es * n), false);
+    x.shared_access(ins, lane, mem, a, static_cast<std::uint64_t>(es * n), false);
     std::uint64_t v[8] = {};
     try {
       for (int i = 0; i < n; ++i) v[i] = mem->load(a + static_cast<std::uint64_t>(i * es), es);
@@ -58,7 +58,7 @@ void st(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     if (check && ins.d.space == Space::param && addr < ptx::Program::kCallParamBase)
       throw Error(fmt::format("lane {}: st.param to {:#x}, a kernel parameter: they are read-only", lane, addr));
     auto [mem, a] = resolve(x, ins.d.space, addr, lane, bytes);
-    if (check && mem == &x.cta.shared) x.shared_access(ins, lane, a, bytes, true);
+    if (check) x.shared_access(ins, lane, mem, a, bytes, true);
     try {
       for (int i = 0; i < n; ++i) {
         const Operand& src = n == 1 ? ins.ops[1] : ins.ops[1].elems[static_cast<std::size_t>(i)];
@@ -103,7 +103,7 @@ void ldmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const int src = 8 * i + r;
       const std::uint64_t addr = x.address(ins.ops[1], src);
       if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
-      x.shared_access(ins, src, addr, 16, false);
+      x.shared_access(ins, src, &x.cta.shared, addr, 16, false);
       try {
         for (int c = 0; c < 8; ++c)
           mat[i][r][c] = static_cast<std::uint16_t>(x.cta.shared.load(addr + static_cast<std::uint64_t>(2 * c), 2));
@@ -141,7 +141,7 @@ void stmatrix(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const int src = 8 * i + r;
       const std::uint64_t addr = x.address(ins.ops[0], src);
       if (addr % 16 != 0) throw Error(fmt::format("lane {}: row address {:#x} is not 16-byte aligned", src, addr));
-      x.shared_access(ins, src, addr, 16, true);
+      x.shared_access(ins, src, &x.cta.shared, addr, 16, true);
       try {
         for (int c = 0; c < 8; ++c) x.cta.shared.store(addr + static_cast<std::uint64_t>(2 * c), 2, mat[i][r][c]);
       } catch (const Error& e) {
@@ -178,8 +178,14 @@ std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr, 
                               what, offset, size));
     return {&x.cta.local, static_cast<std::uint64_t>(x.base + lane) * frame + offset};
   };
+  // A .shared::cluster address, in this CTA or another of its cluster (sem_cluster.cpp).
+  const auto in_cluster = [&](std::uint64_t a) -> std::pair<Memory*, std::uint64_t> {
+    const ClusterAddress c = cluster_address(x, a, lane);
+    return {&m.cta(c.cta).shared, c.offset};
+  };
   switch (s) {
     case Space::shared: return {&shared, addr};
+    case Space::shared_cluster: return in_cluster(addr);
     case Space::global: return {&m.global(), addr};
     case Space::param:
       if (addr >= ptx::Program::kCallParamBase)
@@ -190,6 +196,9 @@ std::pair<Memory*, std::uint64_t> resolve(Exec& x, Space s, std::uint64_t addr, 
     case Space::generic:
       if (addr >= Machine::kSharedWindow && addr - Machine::kSharedWindow < shared.size())
         return {&shared, addr - Machine::kSharedWindow};
+      if (addr >= Machine::kSharedWindow + (1ULL << Machine::kClusterRankShift) &&
+          addr - Machine::kSharedWindow < (static_cast<std::uint64_t>(Machine::kMaxCluster) + 1) << Machine::kClusterRankShift)
+        return in_cluster(addr - Machine::kSharedWindow);
       if (addr >= Machine::kLocalWindow && addr - Machine::kLocalWindow < frame)
         return in_frame(addr - Machine::kLocalWindow, locals, "local");
       if (addr >= Machine::kParamWindow && addr - Machine::kParamWindow < ptx::Program::kCallParamBase)
@@ -298,7 +307,7 @@ void wmma_transfer(Exec& x, const Instruction& ins, std::uint32_t lanes) {
         const std::uint64_t bit = (p * 8) + w.offset(c.row, c.col, stride) * static_cast<std::uint64_t>(w.bits);
         const std::uint64_t bytes = w.bits < 8 ? 1 : static_cast<std::uint64_t>(w.bits / 8);
         auto [mem, a] = resolve(x, ins.d.space, bit / 8, lane, bytes);
-        if (mem == &x.cta.shared) x.shared_access(ins, lane, a, bytes, !load);
+        x.shared_access(ins, lane, mem, a, bytes, !load);
         const int shift = w.bits * e;
         try {
           if (w.bits >= 8) {

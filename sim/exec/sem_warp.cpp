@@ -156,6 +156,10 @@ void activemask(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }
 
 void bar(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  if (ins.d.mode == 4 || ins.d.mode == 5) {
+    cluster_barrier(x, ins, lanes);
+    return;
+  }
   if (ins.d.mode == 3 && x.m.warps() == 1) {  // one warp: no collective, the reduction is its own
     const BarrierArrival one[] = {{x.base / Machine::kLanes, ins, lanes}};
     bar_reduce(x.m, x.cta_index, one);

@@ -9,6 +9,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "sim/error.hpp"
 #include "sim/state/memory.hpp"
@@ -21,7 +22,12 @@ using Dim3 = std::array<int, 3>;
 // budget's shared memory holds. Whoever declared the grid (a STATE.yaml's nctaid) locates it.
 class GridError : public Error {
  public:
-  using Error::Error;
+  explicit GridError(const std::string& what, bool cluster = false) : Error(what), cluster_(cluster) {}
+  // The cluster shape is what is wrong (its size, or how it tiles the grid).
+  [[nodiscard]] bool about_cluster() const { return cluster_; }
+
+ private:
+  bool cluster_;
 };
 
 struct GridShape {

@@ -160,7 +160,8 @@ mov.u32 %r7, %cluster_nctarank;
   }
   o.cluster = {3, 1, 1};
   EXPECT_EQ(error_of(".reg .b32 %r;\nmov.u32 %r, %cluster_ctarank;\n", o),
-            "a cluster of 3x1x1 CTAs: it must have 1 to 16 CTAs and divide the grid of 4x2x1 in each dimension");
+            "a cluster of 3x1x1 CTAs: it must have 1 to 8 CTAs (16 with the non-portable cluster size) and divide the "
+            "grid of 4x2x1 in each dimension");
 }
 
 // ptxmma run and debug on a grid STATE.yaml declares: every CTA, or those of --ctas, labelled.

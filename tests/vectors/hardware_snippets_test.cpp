@@ -49,6 +49,16 @@ TEST(HardwareSnippets, BulkCopiesAndTmaBoxesGiveTheGpuBytes) {
   EXPECT_EQ(expect_gpu_results(files), files.size() + 1);  // bulk_copy has two cases, the boxes one each
 }
 
+// Clusters (tests/data/cluster-sm90, docs/hardware/clusters-sm90.md): a grid of two clusters of
+// four CTAs through distributed shared memory (mapa, ld/st/atom/red .shared::cluster, a generic
+// peer address), cluster barriers, mbarrier arrivals from other CTAs and a TMA box multicast to
+// every CTA of the cluster (two cases).
+TEST(HardwareSnippets, ClustersGiveTheGpuBytes) {
+  const auto files = captured("data/cluster-sm90", ".test.yaml.xz");
+  ASSERT_EQ(files.size(), 1U);
+  EXPECT_EQ(expect_gpu_results(files), 2U);
+}
+
 // The real-kernel corpus (tests/kernels, docs/kernels.md): whole compiler-emitted kernels, each
 // case's expected global memory the bytes the GPU stored.
 TEST(HardwareSnippets, RealKernelCorpusGivesTheGpuBytes) {

@@ -240,7 +240,7 @@ std::vector<std::string> Debugger::completions(std::string_view word, bool first
   for (const ptx::RegisterDecl& r : p_.registers) c.push_back(r.source);
   for (const auto& [name, pc] : p_.labels) c.push_back(name);
   if (word.starts_with('%'))
-    for (int s = 0; s <= static_cast<int>(ptx::Special::cluster_nctarank); ++s)
+    for (int s = 0; s <= static_cast<int>(ptx::Special::is_explicit_cluster); ++s)
       c.emplace_back(ptx::name(static_cast<ptx::Special>(s)));
   for (const std::string& s : special_vectors()) c.push_back(s);
   return c;
@@ -931,7 +931,10 @@ void Debugger::info_ctas(std::ostream& out) {
   const int running = m_->running_cta();
   const bool done = m_->finished() || stopped_;
   for (int c = 0; c < m_->ctas(); ++c) {
-    const std::string state = c < running || (done && c == running) ? "finished" : c == running ? "running" : "not started";
+    const Machine::CtaIs is = done ? Machine::CtaIs::finished : m_->cta_state(c);
+    const std::string state = is == Machine::CtaIs::finished ? "finished"
+                              : is == Machine::CtaIs::running ? "running"
+                                                              : "not started";
     out << fmt::format("{} {}: {}\n", c == running && !done ? "*" : " ", m_->cta(c).name(), state);
   }
 }

@@ -299,8 +299,8 @@ PtxState PtxState::from_node(const std::string& path, const YAML::Node& root) {
   }
   if (!r.IsMap()) s.file_.fail(r, "the state is a map (registers, shared, global, const, params, ntid, ...)");
   s.file_.check_keys(r,
-             {"registers", "shared", "global", "const", "params", "ntid", "warpid", "ctaid", "nctaid", "cluster", "shared_size",
-              "dynamic_shared"});
+             {"registers", "shared", "global", "const", "params", "ntid", "warpid", "ctaid", "nctaid", "cluster",
+              "cluster_non_portable", "shared_size", "dynamic_shared"});
   return s;
 }
 
@@ -323,6 +323,12 @@ void PtxState::configure(InterpreterOptions& o) const {
     triple("ntid", o.ntid, 1, 1024);
     triple("nctaid", o.nctaid, 1, 65535);
     triple("cluster", o.cluster, 1, 16);
+    o.explicit_cluster = o.explicit_cluster || r["cluster"];
+    if (const YAML::Node n = r["cluster_non_portable"]) {
+      if (!n.IsScalar() || (n.Scalar() != "true" && n.Scalar() != "false"))
+        f.fail(n, "'cluster_non_portable' is true or false");
+      o.non_portable_cluster = n.Scalar() == "true";
+    }
     // ctaid: run that CTA of the grid alone.
     Dim3 ctaid = {0, 0, 0};
     triple("ctaid", ctaid, 0, 65534);
@@ -353,6 +359,8 @@ Machine PtxState::machine(const ptx::Program& p, const InterpreterOptions& o) co
     return Machine(p, o);
   } catch (const GridError& e) {
     if (empty_) throw;
+    if (e.about_cluster())
+      if (const YAML::Node n = file_.root["cluster"]) file_.fail(n, e.what());
     for (const char* key : {"ctaid", "nctaid", "cluster"})
       if (const YAML::Node n = file_.root[key]) file_.fail(n, e.what());
     throw;
