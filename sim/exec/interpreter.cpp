@@ -652,6 +652,7 @@ void Machine::complete_collectives() {
       runs_[static_cast<std::size_t>(c)] = CtaRun{};
       runs_[static_cast<std::size_t>(c)].is = CtaIs::finished;
     }
+    if (opts_.progress) opts_.progress(static_cast<std::uint64_t>(cur_cluster_) + 1, clusters_.size());
     if (++cur_cluster_ == static_cast<int>(clusters_.size())) {
       cur_cluster_ = static_cast<int>(clusters_.size()) - 1;
       cur_cta_ = clusters_.back().ctas.back();
@@ -862,10 +863,10 @@ void Machine::deadlock() {
   throw located(prog_, *first,
                 fmt::format("deadlock: no warp can go on ({}){}; a barrier needs every live warp of the block, a "
                             "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
-                            "wait the arrivals and transactions of its phase, barrier.cluster.wait every live thread "
-                            "of the cluster to arrive",
+                            "wait the arrivals and transactions of its phase{}",
                             who,
-                            missing.empty() ? "" : fmt::format("; the cluster barrier waits for the arrival of {}", missing)));
+                            missing.empty() ? "" : fmt::format("; the cluster barrier waits for the arrival of {}", missing),
+                            cluster_wait ? ", barrier.cluster.wait every live thread of the cluster to arrive" : ""));
 }
 
 // The CTA cur_cta_ has ended: its diagnostics; its shared memory stays until its cluster ends

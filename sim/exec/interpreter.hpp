@@ -37,6 +37,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -74,6 +75,8 @@ struct InterpreterOptions {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ctas;
   std::ostream* trace = nullptr;        // one line per executed instruction, when set
   std::ostream* print = nullptr;        // where device printf (vprintf) writes, besides RunSummary::printed
+  // Called after each cluster (a CTA alone is one) ends: clusters done, clusters in all.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
   bool strict = false;                  // diagnostics (wgmma hazards) are errors, not warnings
 };
 
