@@ -17,7 +17,7 @@ struct Row {
 
 constexpr std::optional<Type> kNo = std::nullopt;
 
-const std::array<Row, 34> kRows = {{
+constexpr std::array<Row, 33> kRows = {{
     {PtxType::none, "", 0, TypeClass::none, false, kNo, 0},
     {PtxType::pred, "pred", 1, TypeClass::pred, true, kNo, 1},
     {PtxType::b8, "b8", 8, TypeClass::bits, true, kNo, 1},
@@ -51,13 +51,20 @@ const std::array<Row, 34> kRows = {{
     {PtxType::e3m2x2, "e3m2x2", 16, TypeClass::narrow, false, Type::e3m2, 2},
     {PtxType::e2m3x2, "e2m3x2", 16, TypeClass::narrow, false, Type::e2m3, 2},
     {PtxType::ue8m0x2, "ue8m0x2", 16, TypeClass::narrow, false, Type::ue8m0, 2},
-    {PtxType::none, "", 0, TypeClass::none, false, kNo, 0},
 }};
 
+// The rows are in the enum's order (checked once here), so a type's row is an index: the
+// interpreter asks for widths and classes on every instruction.
+constexpr bool rows_in_enum_order() {
+  for (std::size_t i = 0; i < kRows.size(); ++i)
+    if (static_cast<std::size_t>(kRows[i].t) != i) return false;
+  return true;
+}
+static_assert(rows_in_enum_order());
+
 const Row& row(PtxType t) {
-  for (const Row& r : kRows)
-    if (r.t == t) return r;
-  return kRows[0];
+  const auto i = static_cast<std::size_t>(t);
+  return i < kRows.size() ? kRows[i] : kRows[0];
 }
 
 bool is_int(TypeClass c) { return c == TypeClass::unsigned_int || c == TypeClass::signed_int; }

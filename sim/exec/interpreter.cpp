@@ -79,16 +79,16 @@ void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* me
     cps = u.copies;
     blk = u.bulk;
   }
-  const std::string who = m.warp_name(cta_index, base / Machine::kLanes);
-  const std::string where =
-      owner == cta_index ? "" : fmt::format(" of {}", m.cta(owner).name());
+  // Who accesses, and whose memory: formatted only for a report (this runs on every access).
+  const auto who = [&] { return m.warp_name(cta_index, base / Machine::kLanes); };
+  const auto where = [&] { return owner == cta_index ? std::string() : fmt::format(" of {}", m.cta(owner).name()); };
   if (blk && !blk->idle())
     if (const BulkCopies::Load* l = blk->target(addr, n)) {
       race_reported = true;
       m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the bulk copy at line {} ({} lane {}) "
                                   "is still copying into {:#x}..{:#x}: no wait on its mbarrier (shared {:#x}) has seen "
                                   "its phase complete (a data race)",
-                                  who, lane, write ? "writes" : "reads", addr, addr + n - 1, where,
+                                  who(), lane, write ? "writes" : "reads", addr, addr + n - 1, where(),
                                   p.code[static_cast<std::size_t>(l->pc)].loc.line,
                                   m.warp_name(l->cta, l->thread / Machine::kLanes), l->thread % Machine::kLanes,
                                   l->first(), l->end() - 1, l->mbar));
@@ -101,7 +101,7 @@ void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* me
   m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the cp.async at line {} ({} lane {}) is "
                               "still copying into {:#x}..{:#x}: its group has not been waited for (a data race; "
                               "cp.async.wait_group or wait_all, then a barrier when another thread reads it)",
-                              who, lane, write ? "writes" : "reads", addr, addr + n - 1, where,
+                              who(), lane, write ? "writes" : "reads", addr, addr + n - 1, where(),
                               p.code[static_cast<std::size_t>(c->pc)].loc.line,
                               m.warp_name(owner, c->thread / Machine::kLanes), c->thread % Machine::kLanes, c->dst,
                               c->dst + static_cast<std::uint32_t>(c->size) - 1));

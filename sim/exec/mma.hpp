@@ -12,7 +12,6 @@
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
 #include "sim/model/tile.hpp"
-#include "sim/state/warp.hpp"
 
 namespace ptxmma {
 
@@ -114,20 +113,5 @@ class MmaExecutor {
   mutable std::vector<std::uint64_t> sa_codes_, sb_codes_;  // block-scaled: scale codes per row of A, column of B
   mutable std::vector<std::uint32_t> halves_;  // packed bits as 32-bit halves (gather_bits)
 };
-
-// The registers an mma instruction names, per operand: d, a, b, c; for mma.sp also the metadata
-// register e and the sparsity selector.
-struct MmaRegisters {
-  std::vector<std::string> d{}, a{}, b{}, c{};  // {}: callers may name only the operands they use
-  std::string e{};
-  int selector = 0;
-  // Block-scaled: the scale-a-data / scale-b-data registers and the selectors (constants).
-  std::string scale_a{}, scale_b{};
-  int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
-};
-
-// Executes on a warp's named registers. Errors: lanes inactive (mma.sync needs the whole warp),
-// wrong register counts or widths.
-void execute_mma(Warp& w, const MmaExecutor& x, const MmaRegisters& regs);
 
 }  // namespace ptxmma

@@ -1,14 +1,17 @@
-// Warp-collective and synchronisation instructions: mma and wmma.mma (through execute_mma), wgmma's fence,
-// commit_group and wait_group (the checks of one warp; the Machine tracks the groups and runs
-// wgmma.mma_async on the warpgroup), shfl.sync, vote.sync, activemask, bar/barrier (the checks of
-// one warp; the Machine makes the warps wait), fence/membar (no-ops: warps run one at a time
-// between barriers), elect.sync, griddepcontrol and nanosleep (no effect), trap.
+// Warp-collective and synchronisation instructions: mma and wmma.mma (the MmaExecutor on the
+// registers' words), wgmma's fence, commit_group and wait_group (the checks of one warp; the
+// Machine tracks the groups and runs wgmma.mma_async on the warpgroup), shfl.sync, vote.sync,
+// activemask, bar/barrier (the checks of one warp; the Machine makes the warps wait), fence/membar
+// (no-ops: warps run one at a time between barriers), elect.sync, griddepcontrol and nanosleep (no
+// effect), trap.
 #include <fmt/format.h>
 
 #include <bit>
 #include <span>
+#include <vector>
 
 #include "sim/error.hpp"
+#include "sim/exec/mma.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 
 namespace ptxmma::exec {
@@ -22,43 +25,54 @@ void whole_warp(const Instruction& ins, std::uint32_t lanes) {
     throw Error(fmt::format("{} needs all 32 lanes of the warp; the executing lanes are {}", ins.opcode, lane_list(lanes)));
 }
 
+// Lane-major 32-bit words of the registers `regs` (64-bit ones low word first), as MmaExecutor
+// takes them, into `out`. The decoder has checked their number and widths.
+void gather_words(const Exec& x, std::span<const Operand> regs, std::vector<std::uint32_t>& out) {
+  out.clear();
+  for (int lane = 0; lane < 32; ++lane)
+    for (const Operand& e : regs) {
+      const std::uint64_t v = x.cta.regs.get(x.base + lane, e.reg);
+      out.push_back(static_cast<std::uint32_t>(v));
+      if (x.m.reg_bits(e.reg) == 64) out.push_back(static_cast<std::uint32_t>(v >> 32));
+    }
+}
+
 void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   if (!x.mma) throw Error("the mma instruction has no executor");
   whole_warp(ins, lanes);
-  // A Warp with the instruction's registers; execute_mma gathers A, B, C and scatters D.
-  Warp w;
-  MmaRegisters regs;
-  // Copies register `r` of the warp's 32 lanes into w once; returns its name.
-  const auto take = [&](int r) -> const std::string& {
-    const std::string& name = x.p.registers[static_cast<std::size_t>(r)].name;
-    if (!w.declared(name)) {
-      w.declare(name, x.m.reg_bits(r) == 64 ? RegKind::b64 : RegKind::b32);
-      for (int lane = 0; lane < 32; ++lane) w.set(lane, name, x.cta.regs.get(x.base + lane, r));
-    }
-    return name;
-  };
-  std::vector<std::string>* lists[4] = {&regs.d, &regs.a, &regs.b, &regs.c};
-  for (int k = 0; k < 4; ++k)
-    for (const Operand& e : ins.ops[static_cast<std::size_t>(k)].elems) lists[k]->push_back(take(e.reg));
+  // Words straight from the register file, in buffers kept between instructions: an mma is the
+  // interpreter's hottest instruction.
+  thread_local std::vector<std::uint32_t> a, b, c, d, meta, scale_a, scale_b;
+  gather_words(x, ins.ops[1].elems, a);
+  gather_words(x, ins.ops[2].elems, b);
+  gather_words(x, ins.ops[3].elems, c);
+  gather_words(x, ins.ops[0].elems, d);
   const MatrixVariant& v = *ins.d.mma->variant;
+  const auto per_lane = [](const std::vector<std::uint32_t>& w) { return static_cast<int>(w.size() / 32); };
   std::size_t at = 4;
+  SparseInput e;
   if (v.sparse != Sparsity::dense) {  // the metadata register and the selector (Decoded::mode)
-    regs.e = take(ins.ops[at].reg);
-    regs.selector = ins.d.mode;
+    gather_words(x, std::span(&ins.ops[at], 1), meta);
+    e = {meta, ins.d.mode};
     at += 2;
   }
+  ScaleInput s;
   if (v.block_scale) {  // the scale-data registers and the constant selectors
-    regs.scale_a = take(ins.ops[at].reg);
-    regs.scale_b = take(ins.ops[at + 2].reg);
-    regs.byte_a = static_cast<int>(ins.ops[at + 1].elems[0].value);
-    regs.tid_a = static_cast<int>(ins.ops[at + 1].elems[1].value);
-    regs.byte_b = static_cast<int>(ins.ops[at + 3].elems[0].value);
-    regs.tid_b = static_cast<int>(ins.ops[at + 3].elems[1].value);
+    gather_words(x, std::span(&ins.ops[at], 1), scale_a);
+    gather_words(x, std::span(&ins.ops[at + 2], 1), scale_b);
+    s = {scale_a, scale_b, static_cast<int>(ins.ops[at + 1].elems[0].value), static_cast<int>(ins.ops[at + 1].elems[1].value),
+         static_cast<int>(ins.ops[at + 3].elems[0].value), static_cast<int>(ins.ops[at + 3].elems[1].value)};
   }
-  w.set_active_mask(lanes);
-  execute_mma(w, *x.mma, regs);
-  for (const Operand& e : ins.ops[0].elems)
-    for (int lane = 0; lane < 32; ++lane) x.cta.regs.set(x.base + lane, e.reg, w.get(lane, x.p.registers[static_cast<std::size_t>(e.reg)].name));
+  x.mma->run({a, per_lane(a)}, {b, per_lane(b)}, {c, per_lane(c)}, d, e, s);
+  const std::size_t dw = d.size() / 32;
+  for (int lane = 0; lane < 32; ++lane) {
+    const std::uint32_t* w = d.data() + static_cast<std::size_t>(lane) * dw;
+    for (const Operand& r : ins.ops[0].elems) {
+      const bool wide = x.m.reg_bits(r.reg) == 64;
+      x.cta.regs.set(x.base + lane, r.reg, wide ? w[0] | (static_cast<std::uint64_t>(w[1]) << 32) : w[0]);
+      w += wide ? 2 : 1;
+    }
+  }
 }
 
 // wmma.mma runs as mma does (its variant's fragments, the mma executor); wmma.load and .store

@@ -257,7 +257,7 @@ bool Expr::uses(int k) const {
 }
 
 std::int64_t Expr::eval(std::span<const std::int64_t> values) const {
-  std::array<std::int64_t, kMaxDepth + 1> st{};
+  std::array<std::int64_t, kMaxDepth + 1> st;  // not cleared: every slot is written before it is read
   int sp = 0;  // number of values on the stack
   const auto wrap = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };

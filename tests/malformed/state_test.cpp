@@ -67,7 +67,7 @@ TEST(Malformed, StateYaml) {
       {"ramp of infinities", "shared:\n  - {address: 0, type: f32, ramp: {start: inf, count: 4}}\n", "FILE:2:35: 'ramp' takes finite decimal start and step"},
       {"ramp of a number", "shared:\n  - {address: 0, type: f32, ramp: 5}\n", "FILE:2:35: expected a map in 'ramp' (keys start, step, count)"},
       {"ramp of a list", "shared:\n  - {address: 0, type: f32, ramp: [1]}\n", "FILE:2:35: expected a map in 'ramp' (keys start, step, count)"},
-      {"memory block of a list", "shared:\n  - [1, 2]\n", "FILE:2:5: expected a block {address: ..., bytes: ... | type: ..., values: [...]}"},
+      {"memory block of a list", "shared:\n  - [1, 2]\n", "FILE:2:5: expected a block {address: ..., bytes: ... | file: ... | type: ..., values: [...]}"},
       {"lane group of a number", "registers:\n  \"%r1\": [{lanes: 0, value: 1}, 7]\n", "FILE:2:33: expected a map (keys lanes, value)"},
       {"ramp too long", "shared:\n  - {address: 0, type: f32, ramp: {count: 2000000}}\n", "FILE:2:43: 'count' 2000000 is too large: the file's numbers have room for 65536 more elements with this start and step (4 words of exact arithmetic, 16 units an element; a budget of 1048576 units in all: raise it with --max-exact-work)"},
       {"ramps too long together",
@@ -80,7 +80,11 @@ TEST(Malformed, StateYaml) {
       {"u8 ramp that wraps (once 250..255, 0..3)", "shared:\n  - {address: 0, type: u8, ramp: {start: 250, count: 10}}\n", "FILE:2:34: ramp value 256 is out of range for u8"},
       {"s8 ramp below its range", "shared:\n  - {address: 0, type: s8, ramp: {start: -120, step: -1, count: 10}}\n", "FILE:2:34: ramp value -129 is out of range for s8"},
       {"ramp past f16", "shared:\n  - {address: 0, type: f16, ramp: {start: 65000, step: 1000, count: 3}}\n", "FILE:2:35: ramp element 1: value 66000 is out of range for f16 (largest finite 65504)"},
-      {"bytes and values (values once dropped)", "shared:\n  - {address: 0, bytes: \"00\", type: u8, values: [1]}\n", "FILE:2:37: 'type' does not go with 'bytes' (a block has 'bytes', or 'type' with 'values' or 'ramp')"},
+      {"bytes and values (values once dropped)", "shared:\n  - {address: 0, bytes: \"00\", type: u8, values: [1]}\n", "FILE:2:37: 'type' does not go with 'bytes' (a block has 'bytes', 'file', or 'type' with 'values' or 'ramp')"},
+      {"file and bytes", "shared:\n  - {address: 0, file: a.bin, bytes: \"00\"}\n", "FILE:2:24: 'file' does not go with 'bytes' (a block has 'bytes', 'file', or 'type' with 'values' or 'ramp')"},
+      {"file that is not there", "shared:\n  - {address: 0, file: nope.bin}\n", "FILE:2:24: DIR/nope.bin: cannot open"},
+      {"file that is a folder", "shared:\n  - {address: 0, file: .}\n", "FILE:2:24: DIR/.: not a regular file"},
+      {"file of a list", "shared:\n  - {address: 0, file: [a]}\n", "FILE:2:24: 'file' takes the path of a binary file"},
       {"values and ramp", "shared:\n  - {address: 0, type: u8, values: [1], ramp: {count: 1}}\n", "FILE:2:47: 'ramp' does not go with 'values' (give one of them)"},
       {"decimal past f32 (once Inf)", "shared:\n  - {address: 0, type: f32, values: [1e39]}\n", "FILE:2:38: value 1e39 is out of range for f32 (largest finite 340282346638528859811704183484516925440)"},
       {"decimal past f16 in a register", "registers:\n  \"%h\": f16x2 70000 1\n", "FILE:2:9: value 70000 is out of range for f16 (largest finite 65504)"},
@@ -95,6 +99,7 @@ TEST(Malformed, StateYaml) {
     SCOPED_TRACE(b.what);
     std::string want = b.error;
     for (std::size_t at; (at = want.find("FILE")) != std::string::npos;) want.replace(at, 4, dir.path("state.yaml"));
+    for (std::size_t at; (at = want.find("DIR/")) != std::string::npos;) want.replace(at, 4, dir.path(""));
     EXPECT_EQ(state_error(dir, b.input), want);
   }
 }

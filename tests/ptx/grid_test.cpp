@@ -191,5 +191,42 @@ TEST(Grid, RunAndDebugShowEveryCta) {
   EXPECT_NE(dbg.out.find("CTA (1, 0, 0) warp 0 lane  0 %r0 = 0x00000001"), std::string::npos) << dbg.out;
 }
 
+// A whole grid's input from a binary file and its output to one: each of 2 CTAs of 32 threads
+// adds its %ctaid to its thread's word of the input and stores it at 0x2000 onward.
+TEST(Grid, MemoryFromAndToFiles) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "files.ptx") << R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry add() {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r0, %ctaid.x;
+  mov.u32 %r1, %tid.x;
+  mad.lo.u32 %r2, %r0, 32, %r1;
+  mul.wide.u32 %rd0, %r2, 4;
+  ld.global.u32 %r3, [%rd0+0x1000];
+  add.u32 %r3, %r3, %r0;
+  st.global.u32 [%rd0+0x2000], %r3;
+  ret;
+}
+)";
+  std::string in(256, '\0');
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<char>(i * 7);
+  std::ofstream(dir + "files_in.bin", std::ios::binary) << in;
+  std::ofstream(dir + "files.yaml") << "ntid: [32]\nnctaid: [2]\nglobal:\n  - {address: 0x1000, file: files_in.bin}\n";
+  const CliResult r = run_cli("run " + dir + "files.ptx --init " + dir + "files.yaml --no-registers --save-global 0x2000:256=" +
+                              dir + "files_out.bin");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("warp 0 lane"), std::string::npos) << r.out;  // --no-registers
+  std::string want = in;
+  for (std::size_t w = 32; w < 64; ++w) want[4 * w] = static_cast<char>(want[4 * w] + 1);  // CTA 1 adds 1 (no carry here)
+  EXPECT_EQ(slurp(dir + "files_out.bin"), want);
+  const CliResult unwritten = run_cli("run " + dir + "files.ptx --init " + dir + "files.yaml --no-registers --save-global 0x2000:260=" +
+                                      dir + "files_out.bin");
+  EXPECT_EQ(unwritten.status, 1);
+  EXPECT_NE(unwritten.err.find("global memory"), std::string::npos) << unwritten.err;
+}
+
 }  // namespace
 }  // namespace ptxmma::test

@@ -116,7 +116,8 @@ std::string hex_dump(const Memory& mem, std::uint64_t offset, std::uint64_t leng
   return out;
 }
 
-std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option) {
+std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option,
+                                                    std::uint64_t max_length) {
   const auto num = [](std::string_view t, std::uint64_t& out) {
     int base = 10;
     if (t.starts_with("0x")) t.remove_prefix(2), base = 16;
@@ -126,8 +127,8 @@ std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, con
   const std::size_t colon = text.find(':');
   std::uint64_t off = 0, len = 0;
   if (colon == std::string::npos || !num(std::string_view(text).substr(0, colon), off) ||
-      !num(std::string_view(text).substr(colon + 1), len) || len > (1U << 20))
-    throw Error(fmt::format("{}: expected OFFSET:LENGTH (at most 1 MiB), found '{}'", option, text));
+      !num(std::string_view(text).substr(colon + 1), len) || len > max_length)
+    throw Error(fmt::format("{}: expected OFFSET:LENGTH (at most {} bytes), found '{}'", option, max_length, text));
   return {off, len};
 }
 

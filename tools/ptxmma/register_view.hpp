@@ -38,6 +38,7 @@ class RegisterView {
 std::string hex_dump(const Memory& mem, std::uint64_t offset, std::uint64_t length);
 
 // "OFFSET:LENGTH" (decimal or 0x hex); Error naming `option` otherwise.
-std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option);
+std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option,
+                                                    std::uint64_t max_length = 1U << 20);
 
 }  // namespace ptxmma::cli

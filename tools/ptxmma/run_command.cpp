@@ -11,6 +11,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "isa/ptx_parser.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/interpreter.hpp"
+#include "sim/util/budget.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
 #include "tools/ptxmma/snippet_options.hpp"
@@ -30,6 +32,16 @@
 
 namespace ptxmma::cli {
 namespace {
+
+// Bytes [address, address + length) of global memory, raw, into `file`; Error when a byte was
+// never written or the file cannot be written.
+void save_memory(const Memory& global, std::uint64_t address, std::uint64_t length, const std::string& file) {
+  std::vector<std::uint8_t> bytes(length);
+  global.read(address, bytes.data(), bytes.size());
+  std::ofstream out(file, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) throw Error(fmt::format("--save-global: cannot write {}", file));
+}
 
 // --lanes / --warps: a list of numbers 0..31 (both are at most 32).
 std::uint32_t parse_list(const std::string& s, const char* what) {
@@ -78,8 +90,8 @@ void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on the CTAs of a grid and print the final registers");
   struct Opts : SnippetOptions {
     std::string lanes, warps;
-    std::vector<std::string> regs, as, dump_shared, matrix;
-    bool trace = false;
+    std::vector<std::string> regs, as, dump_shared, matrix, save_global;
+    bool trace = false, no_registers = false;
     JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
@@ -92,6 +104,9 @@ void add_run_command(CLI::App& app) {
                   "also print an mma/wgmma operand as its matrix: A, B, C or D of the last such instruction, or "
                   "D@LINE (repeatable)");
   cmd->add_option("--dump-shared", opts->dump_shared, "also print shared memory bytes OFFSET:LENGTH, e.g. 0:256");
+  cmd->add_option("--save-global", opts->save_global,
+                  "after the run, write global memory bytes ADDRESS:LENGTH to a file: ADDRESS:LENGTH=FILE (repeatable)");
+  cmd->add_flag("--no-registers", opts->no_registers, "print no registers (a whole grid's result: see --save-global)");
   cmd->add_flag("--trace", opts->trace, "print each executed instruction: line, path mask, executing lanes");
   opts->json.add(*cmd, "the result (registers, matrices, shared memory, warnings)");
   cmd->callback([opts] {
@@ -119,6 +134,18 @@ void add_run_command(CLI::App& app) {
     for (const auto& s : opts->matrix) matrices.push_back(parse_matrix_spec(s));
     std::vector<std::pair<std::uint64_t, std::uint64_t>> dumps;
     for (const auto& d : opts->dump_shared) dumps.push_back(parse_range(d, "--dump-shared"));
+    struct Save {
+      std::uint64_t address, length;
+      std::string file;
+    };
+    std::vector<Save> saves;
+    for (const auto& s : opts->save_global) {
+      const std::size_t eq = s.find('=');
+      if (eq == std::string::npos || eq + 1 == s.size())
+        throw CLI::ValidationError("--save-global", fmt::format("'{}' is not ADDRESS:LENGTH=FILE", s));
+      const auto [address, length] = parse_range(s.substr(0, eq), "--save-global", budget().memory_pages * 4096);
+      saves.push_back({address, length, s.substr(eq + 1)});
+    }
     try {
       const ptx::Program prog = ptx::parse_ptx_file(opts->file, po);
       // What to show, checked before running.
@@ -129,6 +156,7 @@ void add_run_command(CLI::App& app) {
       state.apply(m);
       const RunSummary sum = m.run();
       for (const auto& w : sum.warnings) std::cerr << w.text() << "\n";
+      for (const Save& s : saves) save_memory(m.global(), s.address, s.length, s.file);
       const auto shown_warp = [&](int w) { return ((warp_mask >> m.warp_id(w)) & 1U) != 0; };
       const bool grid = m.grid().ctas() > 1;
       const auto cta_json = [&](int c) {
@@ -197,7 +225,7 @@ void add_run_command(CLI::App& app) {
                                     : "",
                                m.warps() > 1 ? fmt::format("{} warps{}, ", m.warps(), grid ? " each" : "") : "",
                                sum.warp_instructions, exited.empty() ? "none" : exited);
-      if (matrices.empty() || !opts->regs.empty())  // --matrix alone shows just the matrices
+      if (!opts->no_registers && (matrices.empty() || !opts->regs.empty()))  // --matrix alone shows just the matrices
         for (int c = 0; c < m.ctas(); ++c)
           for (int t = 0; t < m.threads(); ++t) {
             const int lane = t % 32;

@@ -4,11 +4,14 @@
 #include <fmt/ranges.h>
 
 #include <charconv>
+#include <filesystem>
 #include <set>
 
 #include "sim/error.hpp"
 #include "sim/exec/tensor_map.hpp"
 #include "sim/numeric/exact.hpp"
+#include "sim/util/budget.hpp"
+#include "sim/util/input_file.hpp"
 #include "tools/vectors/value_text.hpp"
 
 namespace ptxmma {
@@ -128,15 +131,38 @@ std::vector<std::uint8_t> hex_bytes(const YamlFile& f, const YAML::Node& n) {
   return out;
 }
 
-// The bytes of a memory block: bytes: "hex" | type + values: [...] | type + ramp: {start, step, count}.
-std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, ExactWork& work) {
-  if (b["bytes"]) {
-    for (const char* k : {"type", "values", "ramp"})
-      if (b[k]) f.fail(b[k], fmt::format("'{}' does not go with 'bytes' (a block has 'bytes', or 'type' with 'values' or 'ramp')", k));
-    return hex_bytes(f, b["bytes"]);
+// The bytes of a binary file named by a block's `file:`, relative to the YAML file's folder; no
+// more than global memory may hold (--max-memory-pages).
+std::vector<std::uint8_t> file_bytes(const YamlFile& f, const YAML::Node& n) {
+  if (!n.IsScalar() || n.Scalar().empty()) f.fail(n, "'file' takes the path of a binary file");
+  std::filesystem::path path(n.Scalar());
+  if (path.is_relative()) path = std::filesystem::path(f.path).parent_path() / path;
+  const std::uint64_t limit = budget().memory_pages * 4096;
+  std::error_code ec;
+  if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > limit)
+    f.fail(n, fmt::format("{}: {} bytes, more than global memory holds ({} pages of 4 KiB: raise it with "
+                          "--max-memory-pages)", path.string(), size, budget().memory_pages));
+  try {
+    const std::string bytes = read_input_file(path.string(), limit);
+    return {bytes.begin(), bytes.end()};
+  } catch (const Error& e) {
+    f.fail(n, e.what());
   }
+}
+
+// The bytes of a memory block: bytes: "hex" | file: PATH | type + values: [...] | type + ramp:
+// {start, step, count}.
+std::vector<std::uint8_t> block_bytes(const YamlFile& f, const YAML::Node& b, ExactWork& work) {
+  for (const char* raw : {"bytes", "file"})
+    if (b[raw]) {
+      for (const char* k : {"bytes", "file", "type", "values", "ramp"})
+        if (b[k] && std::string_view(k) != raw)
+          f.fail(b[k], fmt::format("'{}' does not go with '{}' (a block has 'bytes', 'file', or 'type' with "
+                                   "'values' or 'ramp')", k, raw));
+      return std::string_view(raw) == "bytes" ? hex_bytes(f, b["bytes"]) : file_bytes(f, b["file"]);
+    }
   if (b["values"] && b["ramp"]) f.fail(b["ramp"], "'ramp' does not go with 'values' (give one of them)");
-  if (!b["type"]) f.fail(b, "a memory block needs 'bytes', or 'type' with 'values' or 'ramp'");
+  if (!b["type"]) f.fail(b, "a memory block needs 'bytes', 'file', or 'type' with 'values' or 'ramp'");
   const auto t = ptx::parse_ptx_type(b["type"].Scalar());
   if (!t || !ptx::declarable(*t) || *t == ptx::PtxType::pred)
     f.fail(b["type"], fmt::format("'{}' is not a memory element type (b8..b64, u/s8..64, f16, f16x2, bf16, bf16x2, f32, f64)",
@@ -269,13 +295,13 @@ std::vector<MemoryBlock> memory_blocks(const YamlFile& f, const YAML::Node& list
   if (!list.IsSequence()) f.fail(list, "expected a list of blocks (- {address: ..., bytes: ...})");
   std::vector<MemoryBlock> out;
   for (const auto& b : list) {
-    if (!b.IsMap()) f.fail(b, "expected a block {address: ..., bytes: ... | type: ..., values: [...]}");
-    f.check_keys(b, {"address", "bytes", "type", "values", "ramp"});
+    if (!b.IsMap()) f.fail(b, "expected a block {address: ..., bytes: ... | file: ... | type: ..., values: [...]}");
+    f.check_keys(b, {"address", "bytes", "file", "type", "values", "ramp"});
     if (!b["address"]) f.fail(b, "a block needs 'address'");
     MemoryBlock m;
     m.address = integer_of(f, b["address"], "address");
     m.bytes = block_bytes(f, b, work);
-    m.width = b["bytes"] ? 1 : std::max(1, ptx::bits(*ptx::parse_ptx_type(b["type"].Scalar())) / 8);
+    m.width = b["type"] ? std::max(1, ptx::bits(*ptx::parse_ptx_type(b["type"].Scalar())) / 8) : 1;
     m.node = static_cast<const YAML::Node&>(b);  // the Node, not the iterator_value (clang)
     out.push_back(std::move(m));
   }
@@ -433,7 +459,7 @@ void PtxState::apply(Machine& m) const {
           f.check_keys(val, {"tensor_map"});
           bytes = tensor_map_bytes(f, val["tensor_map"]);
         } else if (val.IsMap()) {
-          f.check_keys(val, {"bytes", "type", "values", "ramp", "tensor_map"});
+          f.check_keys(val, {"bytes", "file", "type", "values", "ramp", "tensor_map"});
           bytes = block_bytes(f, val, work);
         } else {
           const int w = ptx::bits(v.type);
