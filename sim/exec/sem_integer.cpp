@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <bit>
+#include <string_view>
+#include <utility>
 
 #include "isa/contraction.hpp"
 #include "sim/error.hpp"
@@ -31,10 +32,30 @@ std::int64_t sext(std::uint64_t v, int bits) {
 bool is_float(PtxType t) { return ptx::type_class(t) == TypeClass::floating; }
 bool is_signed(PtxType t) { return ptx::type_class(t) == TypeClass::signed_int; }
 
+// The opcodes of arith and logic, named once per instruction rather than compared as strings
+// in every lane.
+enum class ArithOp : std::uint8_t { add, sub, mul, mad, mul24, mad24, sad, min, max, neg, abs, div, rem, float_only };
+constexpr std::pair<std::string_view, ArithOp> kArithOps[] = {
+    {"add", ArithOp::add},     {"sub", ArithOp::sub},     {"mul", ArithOp::mul}, {"mad", ArithOp::mad},
+    {"mul24", ArithOp::mul24}, {"mad24", ArithOp::mad24}, {"sad", ArithOp::sad}, {"min", ArithOp::min},
+    {"max", ArithOp::max},     {"neg", ArithOp::neg},     {"abs", ArithOp::abs}, {"div", ArithOp::div},
+    {"rem", ArithOp::rem},     {"fma", ArithOp::float_only}, {"copysign", ArithOp::float_only},
+    {"rcp", ArithOp::float_only}, {"sqrt", ArithOp::float_only}};
+enum class LogicOp : std::uint8_t { and_, or_, xor_, not_, cnot };
+constexpr std::pair<std::string_view, LogicOp> kLogicOps[] = {
+    {"and", LogicOp::and_}, {"or", LogicOp::or_}, {"xor", LogicOp::xor_}, {"not", LogicOp::not_}, {"cnot", LogicOp::cnot}};
+// The row of `opcode` (registered for these opcodes only, so one always matches).
+template <class Op, std::size_t N>
+Op named(const std::pair<std::string_view, Op> (&ops)[N], std::string_view opcode) {
+  for (const auto& [name, op] : ops)
+    if (name == opcode) return op;
+  throw Error(fmt::format("no semantics for '{}'", opcode));
+}
+
 // add sub mul mad min max neg abs div rem
 void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const PtxType t = ins.d.type;
-  const std::string& op = ins.opcode;
+  const ArithOp op = named(kArithOps, ins.opcode);
   const std::size_t nsrc = ins.ops.size() - 1;
   std::uint32_t zero_divisor = 0;
   for_lanes(lanes, [&](int lane) {
@@ -55,65 +76,65 @@ void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const u128x ua = a & m, ub = b & m;
     const auto wide_product = [&]() -> u128x { return s ? static_cast<u128x>(sa * sb) : ua * ub; };
     std::uint64_t r = 0;
-    if (op == "add" || op == "sub") {
+    if (op == ArithOp::add || op == ArithOp::sub) {
       if (ins.d.sat) {  // .s32 only
-        const i128 v = op == "add" ? sa + sb : sa - sb;
+        const i128 v = op == ArithOp::add ? sa + sb : sa - sb;
         r = static_cast<std::uint64_t>(std::clamp<i128>(v, INT32_MIN, INT32_MAX));
       } else {
-        r = op == "add" ? a + b : a - b;
+        r = op == ArithOp::add ? a + b : a - b;
       }
-    } else if (op == "mul" || op == "mad") {
+    } else if (op == ArithOp::mul || op == ArithOp::mad) {
       const auto mode = static_cast<MulMode>(ins.d.mode);
       const u128x p = wide_product();
       if (mode == MulMode::lo) {
-        r = static_cast<std::uint64_t>(p) + (op == "mad" ? c : 0);
+        r = static_cast<std::uint64_t>(p) + (op == ArithOp::mad ? c : 0);
       } else if (mode == MulMode::hi) {
         const std::uint64_t hi = static_cast<std::uint64_t>(s ? static_cast<u128x>((sa * sb) >> w) : (p >> w));
-        if (op == "mad" && ins.d.sat) {
+        if (op == ArithOp::mad && ins.d.sat) {
           const i128 v = static_cast<i128>(sext(hi, w)) + sext(c, w);
           r = static_cast<std::uint64_t>(std::clamp<i128>(v, INT32_MIN, INT32_MAX));
         } else {
-          r = hi + (op == "mad" ? c : 0);
+          r = hi + (op == ArithOp::mad ? c : 0);
         }
       } else {  // wide: the destination is twice as wide
-        r = static_cast<std::uint64_t>(p) + (op == "mad" ? c : 0);
+        r = static_cast<std::uint64_t>(p) + (op == ArithOp::mad ? c : 0);
         x.write(ins.ops[0], lane, r & mask_of(2 * w));
         return;
       }
-    } else if (op == "mul24" || op == "mad24") {
+    } else if (op == ArithOp::mul24 || op == ArithOp::mad24) {
       // The low 24 bits of each operand (sign-extended for .s32) make a 48-bit product: .lo
       // keeps bits 31..0, .hi bits 47..16.
       const i128 p = s ? static_cast<i128>(sext(a, 24)) * sext(b, 24) : static_cast<i128>((a & 0xffffff) * (b & 0xffffff));
       const bool hi = static_cast<MulMode>(ins.d.mode) == MulMode::hi;
       const std::uint64_t part = static_cast<std::uint64_t>(hi ? p >> 16 : p) & m;
-      if (op == "mad24" && ins.d.sat) {
+      if (op == ArithOp::mad24 && ins.d.sat) {
         r = static_cast<std::uint64_t>(std::clamp<i128>(static_cast<i128>(sext(part, 32)) + sext(c, 32), INT32_MIN, INT32_MAX));
       } else {
-        r = part + (op == "mad24" ? c : 0);
+        r = part + (op == ArithOp::mad24 ? c : 0);
       }
-    } else if (op == "sad") {
+    } else if (op == ArithOp::sad) {
       const u128x diff = s ? static_cast<u128x>(sa > sb ? sa - sb : sb - sa) : (ua > ub ? ua - ub : ub - ua);
       r = static_cast<std::uint64_t>(diff) + c;
-    } else if (op == "min" || op == "max") {
+    } else if (op == ArithOp::min || op == ArithOp::max) {
       const bool less = s ? sa < sb : ua < ub;
-      r = (op == "min") == less ? a : b;
+      r = (op == ArithOp::min) == less ? a : b;
       if (ins.d.relu && sext(r, w) < 0) r = 0;
-    } else if (op == "neg") {
+    } else if (op == ArithOp::neg) {
       r = 0 - a;
-    } else if (op == "abs") {
+    } else if (op == ArithOp::abs) {
       r = sa < 0 ? 0 - a : a;
-    } else if (op == "div" || op == "rem") {
+    } else if (op == ArithOp::div || op == ArithOp::rem) {
       if ((b & m) == 0) {  // the GPU's quotient and remainder are all ones (docs/hardware/alu-sm90.md)
         zero_divisor |= 1U << lane;
         r = m;
       } else if (s) {
         if (sa == -(static_cast<i128>(1) << (w - 1)) && sb == -1) {
-          r = op == "div" ? a : 0;  // overflow: the quotient wraps
+          r = op == ArithOp::div ? a : 0;  // overflow: the quotient wraps
         } else {
-          r = static_cast<std::uint64_t>(op == "div" ? sa / sb : sa % sb);
+          r = static_cast<std::uint64_t>(op == ArithOp::div ? sa / sb : sa % sb);
         }
       } else {
-        r = static_cast<std::uint64_t>(op == "div" ? ua / ub : ua % ub);
+        r = static_cast<std::uint64_t>(op == ArithOp::div ? ua / ub : ua % ub);
       }
     }
     x.write(ins.ops[0], lane, r & m);
@@ -124,30 +145,31 @@ void arith(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }
 
 void logic(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  const std::string& op = ins.opcode;
+  const LogicOp op = named(kLogicOps, ins.opcode);
   const bool p = ins.d.type == PtxType::pred;
   const std::uint64_t m = p ? 1 : mask_of(ptx::bits(ins.d.type));
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = x.read(ins.ops[1], lane);
     const std::uint64_t b = ins.ops.size() > 2 ? x.read(ins.ops[2], lane) : 0;
     std::uint64_t r = 0;
-    if (op == "and") r = a & b;
-    else if (op == "or") r = a | b;
-    else if (op == "xor") r = a ^ b;
-    else if (op == "not") r = ~a;
-    else if (op == "cnot") r = (a & m) == 0 ? 1 : 0;
+    if (op == LogicOp::and_) r = a & b;
+    else if (op == LogicOp::or_) r = a | b;
+    else if (op == LogicOp::xor_) r = a ^ b;
+    else if (op == LogicOp::not_) r = ~a;
+    else if (op == LogicOp::cnot) r = (a & m) == 0 ? 1 : 0;
     x.write(ins.ops[0], lane, r & m);
   });
 }
 
 void shift(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   const int w = ptx::bits(ins.d.type);
+  const bool left = ins.opcode == "shl";
   const std::uint64_t m = mask_of(w);
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = x.read(ins.ops[1], lane) & m;
     const auto n = static_cast<std::uint32_t>(x.read(ins.ops[2], lane));
     std::uint64_t r;
-    if (ins.opcode == "shl") {
+    if (left) {
       r = n >= static_cast<std::uint32_t>(w) ? 0 : a << n;
     } else if (is_signed(ins.d.type)) {
       const std::int64_t s = sext(a, w);

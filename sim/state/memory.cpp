@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/util/budget.hpp"
 #include "sim/error.hpp"
 
@@ -37,16 +39,23 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
     std::copy(bytes, bytes + n, data_.begin() + static_cast<std::ptrdiff_t>(addr));
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t a = addr + i;
-    // A page costs about 4.6 KB; sparse stores could otherwise touch a page each.
-    if (pages_.size() >= budget().memory_pages && !pages_.count(a / kPage))
-      throw Error(fmt::format("{} memory: a store at {:#x} touches a new page: {}", space_, a,
-                              over_budget(pages_.size() + 1, "pages of 4 KiB", budget().memory_pages,
-                                          "--max-memory-pages")));
-    Page& p = pages_[a / kPage];
-    p.bytes[a % kPage] = bytes[i];
-    p.valid.set(a % kPage);
+  // Page by page: one lookup for each page the bytes fall in.
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t a = addr + i, off = a % kPage;
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
+    auto it = pages_.find(a / kPage);
+    if (it == pages_.end()) {
+      // A page costs about 4.6 KB; sparse stores could otherwise touch a page each.
+      if (pages_.size() >= budget().memory_pages)
+        throw Error(fmt::format("{} memory: a store at {:#x} touches a new page: {}", space_, a,
+                                over_budget(pages_.size() + 1, "pages of 4 KiB", budget().memory_pages,
+                                            "--max-memory-pages")));
+      it = pages_.try_emplace(a / kPage).first;
+    }
+    Page& p = it->second;
+    std::copy(bytes + i, bytes + i + len, p.bytes.begin() + static_cast<std::ptrdiff_t>(off));
+    for (std::size_t k = 0; k < len; ++k) p.valid.set(off + k);
+    i += len;
   }
 }
 
@@ -58,12 +67,20 @@ void Memory::check_range(std::uint64_t addr, std::uint64_t n) const {
 bool Memory::defined(std::uint64_t addr, std::size_t n) const {
   if (addr + n < addr) return false;
   if (dense_) return addr <= data_.size() && n <= data_.size() - addr;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t a = addr + i;
+  return first_undefined(addr, n) == n;
+}
+
+std::size_t Memory::first_undefined(std::uint64_t addr, std::size_t n) const {
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t a = addr + i, off = a % kPage;
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
     const auto it = pages_.find(a / kPage);
-    if (it == pages_.end() || !it->second.valid.test(a % kPage)) return false;
+    if (it == pages_.end()) return i;
+    for (std::size_t k = 0; k < len; ++k)
+      if (!it->second.valid.test(off + k)) return i + k;
+    i += len;
   }
-  return true;
+  return n;
 }
 
 void Memory::read(std::uint64_t addr, std::uint8_t* bytes, std::size_t n) const {
@@ -73,12 +90,15 @@ void Memory::read(std::uint64_t addr, std::uint8_t* bytes, std::size_t n) const 
     std::copy(data_.begin() + static_cast<std::ptrdiff_t>(addr), data_.begin() + static_cast<std::ptrdiff_t>(addr + n), bytes);
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t a = addr + i;
-    const auto it = pages_.find(a / kPage);
-    if (it == pages_.end() || !it->second.valid.test(a % kPage))
-      throw Error(fmt::format("{} memory: byte {:#x} is not given by the initial state", space_, a));
-    bytes[i] = it->second.bytes[a % kPage];
+  if (const std::size_t bad = first_undefined(addr, n); bad < n)
+    throw Error(fmt::format("{} memory: byte {:#x} is not given by the initial state", space_, addr + bad));
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t a = addr + i, off = a % kPage;
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
+    const Page& p = pages_.find(a / kPage)->second;
+    std::copy(p.bytes.begin() + static_cast<std::ptrdiff_t>(off), p.bytes.begin() + static_cast<std::ptrdiff_t>(off + len),
+              bytes + i);
+    i += len;
   }
 }
 

@@ -34,6 +34,8 @@ class Memory {
 
  private:
   static constexpr std::uint64_t kPage = 4096;
+  // Sparse: the index of the first byte of [addr, addr + n) not written yet; n if none.
+  [[nodiscard]] std::size_t first_undefined(std::uint64_t addr, std::size_t n) const;
   struct Page {
     std::array<std::uint8_t, kPage> bytes{};
     std::bitset<kPage> valid;
