@@ -130,13 +130,24 @@ void Device::launch(void* kernel, const LaunchShape& shape, void** args) {
   o.strict = strict_;
   o.print = &std::cout;
   Machine m(prog, o);
-  // The machine starts from the module's .global initializers; the device's memory goes over them,
-  // so that what earlier launches stored stays.
-  for (const auto& [address, bytes] : global_.runs()) m.global().write(address, bytes.data(), bytes.size());
+  // The first launch of the module with .global variables puts the device's memory over their
+  // initializers; after it the device's memory holds them, and it moves into each launch's machine
+  // and back whole (not copied), also when the launch fails.
+  if (k.module == globals_of_ && !globals_seeded_) {
+    for (const auto& [address, bytes] : global_.runs()) m.global().write(address, bytes.data(), bytes.size());
+    globals_seeded_ = true;
+  } else {
+    m.global() = std::move(global_);
+  }
   for (std::size_t i = 0; i < prog.params.size(); ++i)
     m.param().write(prog.params[i].address, static_cast<const std::uint8_t*>(args[i]), static_cast<std::size_t>(prog.params[i].size));
-  const RunSummary sum = m.run();
-  for (const auto& w : sum.warnings) std::cerr << "ptxmma: " << w.text() << "\n";
+  try {
+    const RunSummary sum = m.run();
+    for (const auto& w : sum.warnings) std::cerr << "ptxmma: " << w.text() << "\n";
+  } catch (...) {
+    global_ = std::move(m.global());
+    throw;
+  }
   global_ = std::move(m.global());
 }
 

@@ -72,6 +72,7 @@ class Device {
   std::map<std::uint64_t, std::uint64_t> allocations_;  // address -> bytes
   std::uint64_t next_ = kHeapBase, allocated_ = 0;
   int globals_of_ = -1;  // the module whose .global variables live in memory (at most one may have any)
+  bool globals_seeded_ = false;  // its initializers are in global_ (its first launch ran)
   Memory global_ = Memory::sparse("global");
 };
 
