@@ -39,20 +39,16 @@ std::string lane_list(std::uint32_t mask) {
   return out.empty() ? "none" : out;
 }
 
-std::uint64_t Exec::read(const ptx::Operand& op, int lane) const {
+std::uint64_t Exec::read_other(const ptx::Operand& op, int lane) const {
   switch (op.kind) {
-    case ptx::Operand::Kind::reg: return cta.regs.get(base + lane, op.reg);
-    case ptx::Operand::Kind::imm: return op.value;
     case ptx::Operand::Kind::special: return m.special(op.special, base + lane, cta_index);
     case ptx::Operand::Kind::symbol: return op.value;
     default: throw Error(fmt::format("operand '{}' has no value", op.text));
   }
 }
 
-void Exec::write(const ptx::Operand& op, int lane, std::uint64_t v) {
-  if (op.kind == ptx::Operand::Kind::sink) return;
-  if (op.kind != ptx::Operand::Kind::reg) throw Error(fmt::format("operand '{}' is not a register", op.text));
-  cta.regs.set(base + lane, op.reg, v);
+void Exec::write_other(const ptx::Operand& op) const {
+  if (op.kind != ptx::Operand::Kind::sink) throw Error(fmt::format("operand '{}' is not a register", op.text));
 }
 
 void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType t) {

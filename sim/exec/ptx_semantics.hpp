@@ -45,15 +45,29 @@ class Exec {
 
   // The bits of a source operand in a lane: a register (its full width), an immediate (already
   // in the instruction's type), a special register, or a symbol's address.
-  [[nodiscard]] std::uint64_t read(const ptx::Operand& op, int lane) const;
+  // Registers and immediates inline: every instruction reads and writes its operands lane by lane.
+  [[nodiscard]] std::uint64_t read(const ptx::Operand& op, int lane) const {
+    if (op.kind == ptx::Operand::Kind::reg) return cta.regs.get(base + lane, op.reg);
+    if (op.kind == ptx::Operand::Kind::imm) return op.value;
+    return read_other(op, lane);
+  }
   // Writes a register (masked to its width); '_' is ignored.
-  void write(const ptx::Operand& op, int lane, std::uint64_t v);
+  void write(const ptx::Operand& op, int lane, std::uint64_t v) {
+    if (op.kind == ptx::Operand::Kind::reg)
+      cta.regs.set(base + lane, op.reg, v);
+    else
+      write_other(op);
+  }
   // Writes a value of type `t` into a register that may be wider: sign-extended for signed
   // integer types, zero-extended otherwise.
   void write_ext(const ptx::Operand& op, int lane, std::uint64_t v, ptx::PtxType t);
   // [base + offset] in a lane.
   [[nodiscard]] std::uint64_t address(const ptx::Operand& op, int lane) const;
   [[nodiscard]] int reg_bits(const ptx::Operand& op) const { return m.reg_bits(op.reg); }
+
+ private:
+  [[nodiscard]] std::uint64_t read_other(const ptx::Operand& op, int lane) const;  // special, symbol
+  void write_other(const ptx::Operand& op) const;                                  // '_', or an Error
 };
 
 template <class F>
