@@ -4,15 +4,21 @@
 // output words the GPU stored, as the expected global memory.
 //
 //   snippet_capture --ptx FILE.ptx --entry NAME --threads T --in SPEC --out-words N
-//                   [--grid X[,Y[,Z]]] [--params LIST] [--dynamic-shared BYTES]
+//                   [--grid X[,Y[,Z]]] [--cluster X[,Y[,Z]]] [--params LIST] [--dynamic-shared BYTES]
 //                   [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
 //
 // --grid: the CTAs of the launch (default 1); the vector's state declares the same grid (`nctaid`),
-// and ptxmma runs every CTA of it.
+// and ptxmma runs every CTA of it. --cluster: the CTAs of a cluster (launched with cuLaunchKernelEx's
+// cluster dimension, declared in the vector's state as `cluster`), e.g. for CuTe kernels that CUTLASS
+// launches with launch_kernel_on_cluster.
 // --params: the kernel's parameters in order, comma-separated (default `in,out`): `in` and `out`
 // (the buffers' addresses), `in+B` (the address B bytes into the input buffer, for kernels that
 // take several input matrices), `null` (a 64-bit 0, e.g. Triton's unused scratch pointers), `u32:V`,
-// `u64:V` (a value), `tmap:SPEC` (a CUtensorMap by cuTensorMapEncodeTiled over a buffer, below).
+// `u64:V` (a value), `tmap:SPEC` (a CUtensorMap by cuTensorMapEncodeTiled over a buffer, below),
+// `hex:BYTES` (bytes in memory order, e.g. `hex:003c` for the f16 1.0 or `hex:00` for an empty
+// struct). Parts joined by `&` make one parameter of their bytes one after the other, for structs
+// passed by value (CuTe's shapes and strides, a TMA atom: `tmap:...&hex:...` for a tensor map
+// followed by more fields); place each part at its offset with `hex:` padding.
 //
 // A tensor map's SPEC: `TYPE;BUFFER;DIMS;STRIDES;BOX;SWIZZLE[;KEY=VALUE...]`, e.g.
 // `tmap:f16;in+32768;128x128;256;64x32;128;l2=128`: TYPE u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32ftz
@@ -41,6 +47,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -191,12 +198,16 @@ struct TensorMapSpec {
   int swizzle = 0, l2 = 0, oob = 0, interleave = 0;
 };
 
-struct Param {
-  enum Kind { in, out, value, tmap } kind = value;
+struct ParamPart {
+  enum Kind { in, out, value, tmap, bytes } kind = value;
   std::uint64_t bits = 0;  // in: the byte offset into the input buffer
   bool wide = true;  // 8 bytes, else 4
   TensorMapSpec map;
+  std::vector<unsigned char> raw;  // bytes
 };
+
+// One kernel parameter: one part, or several whose bytes follow each other (a struct by value).
+using Param = std::vector<ParamPart>;
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -266,31 +277,68 @@ CUtensorMap encode_map(const TensorMapSpec& m, std::uint64_t base) {
   return map;
 }
 
+std::vector<unsigned char> parse_hex(const std::string& h) {
+  if (h.empty() || h.size() % 2) throw Fatal("--params: hex:" + h + " needs an even number of hex digits");
+  std::vector<unsigned char> out;
+  for (std::size_t i = 0; i < h.size(); i += 2) {
+    const std::string byte = h.substr(i, 2);
+    if (byte.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) throw Fatal("--params: hex:" + h + " is not hex");
+    out.push_back(static_cast<unsigned char>(std::stoul(byte, nullptr, 16)));
+  }
+  return out;
+}
+
+ParamPart parse_part(const std::string& item) {
+  ParamPart p;
+  if (item == "in") p.kind = ParamPart::in;
+  else if (item.rfind("in+", 0) == 0) p.kind = ParamPart::in, p.bits = std::stoull(item.substr(3), nullptr, 0);
+  else if (item == "out") p.kind = ParamPart::out;
+  else if (item == "null") p.kind = ParamPart::value;
+  else if (item.rfind("u32:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0), p.wide = false;
+  else if (item.rfind("u64:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0);
+  else if (item.rfind("tmap:", 0) == 0) p.kind = ParamPart::tmap, p.map = parse_tmap(item.substr(5));
+  else if (item.rfind("hex:", 0) == 0) p.kind = ParamPart::bytes, p.raw = parse_hex(item.substr(4));
+  else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V, tmap:SPEC, hex:BYTES)");
+  if (p.kind == ParamPart::value && !p.wide && p.bits > 0xffffffffULL) throw Fatal("--params: " + item + " does not fit 32 bits");
+  return p;
+}
+
 std::vector<Param> parse_params(const std::string& list) {
   std::vector<Param> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (const std::string& item : split(list, ',')) {
     Param p;
-    if (item == "in") p.kind = Param::in;
-    else if (item.rfind("in+", 0) == 0) p.kind = Param::in, p.bits = std::stoull(item.substr(3), nullptr, 0);
-    else if (item == "out") p.kind = Param::out;
-    else if (item == "null") p.kind = Param::value;
-    else if (item.rfind("u32:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0), p.wide = false;
-    else if (item.rfind("u64:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0);
-    else if (item.rfind("tmap:", 0) == 0) p.kind = Param::tmap, p.map = parse_tmap(item.substr(5));
-    else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V, tmap:SPEC)");
+    for (const std::string& part : split(item, '&')) p.push_back(parse_part(part));
+    if (p.empty()) throw Fatal("--params: empty item in '" + list + "'");
     out.push_back(p);
   }
   if (out.empty()) throw Fatal("--params: empty list");
   return out;
 }
 
+// A parameter's bytes with the input and output buffers at `in` and `out` (tensor maps encoded
+// over them by the driver).
+std::vector<unsigned char> param_bytes(const Param& param, std::uint64_t in, std::uint64_t out) {
+  std::vector<unsigned char> b;
+  for (const ParamPart& p : param) {
+    if (p.kind == ParamPart::bytes) {
+      b.insert(b.end(), p.raw.begin(), p.raw.end());
+    } else if (p.kind == ParamPart::tmap) {
+      const CUtensorMap map = encode_map(p.map, p.map.out ? out : in);
+      const auto* m = reinterpret_cast<const unsigned char*>(&map);
+      b.insert(b.end(), m, m + sizeof map);
+    } else {
+      const std::uint64_t v = p.kind == ParamPart::in ? in + p.bits : p.kind == ParamPart::out ? out : p.bits;
+      for (int i = 0; i < (p.wide ? 8 : 4); ++i) b.push_back(static_cast<unsigned char>(v >> (8 * i)));
+    }
+  }
+  return b;
+}
+
 struct Options {
   std::string ptx, entry, in_spec, yaml, params = "in,out";
   int threads = 32, out_words = 0, cases = 2, device = 0;
   unsigned dynamic_shared = 0;
-  unsigned grid[3] = {1, 1, 1};
+  unsigned grid[3] = {1, 1, 1}, cluster[3] = {1, 1, 1};
   std::uint64_t seed = 1;
 };
 
@@ -319,6 +367,13 @@ Options parse(int argc, char** argv) {
       for (int k = 0; k < 3 && std::getline(ss, part, ','); ++k) {
         o.grid[k] = static_cast<unsigned>(std::stoul(part));
         if (o.grid[k] < 1 || o.grid[k] > 65535) throw Fatal("--grid values must be 1..65535");
+      }
+    }
+    else if (a == "--cluster") {
+      const std::vector<std::string> c = split(value(), ',');
+      for (std::size_t k = 0; k < 3 && k < c.size(); ++k) {
+        o.cluster[k] = static_cast<unsigned>(std::stoul(c[k]));
+        if (o.cluster[k] < 1 || o.cluster[k] > 16) throw Fatal("--cluster values must be 1..16");
       }
     }
     else throw Fatal("unknown option " + a);
@@ -360,25 +415,26 @@ int main(int argc, char** argv) try {
   if (opt.dynamic_shared > 48 * 1024)
     CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(opt.dynamic_shared)));
   std::vector<Param> params = parse_params(opt.params);
+  // The vector's parameters: a plain pointer or value as a number, anything else as its bytes.
   std::string yaml_params;
   for (const Param& p : params) {
-    if (p.kind == Param::tmap) {  // the driver's map over the simulated buffer
-      const CUtensorMap map = encode_map(p.map, p.map.out ? kOutAddress : kInAddress);
-      const auto* b = reinterpret_cast<const unsigned char*>(&map);
-      yaml_params += yaml_params.empty() ? "{bytes: \"" : ", {bytes: \"";
-      char hex[4];
-      for (int i = 0; i < 128; ++i) {
-        std::snprintf(hex, sizeof hex, "%02x", b[i]);
-        yaml_params += hex;
-      }
-      yaml_params += "\"}";
+    yaml_params += yaml_params.empty() ? "" : ", ";
+    if (p.size() == 1 && p[0].kind != ParamPart::tmap && p[0].kind != ParamPart::bytes) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(
+          p[0].kind == ParamPart::in ? kInAddress + p[0].bits : p[0].kind == ParamPart::out ? kOutAddress : p[0].bits));
+      yaml_params += buf;
       continue;
     }
-    char buf[32];
-    const std::uint64_t shown = p.kind == Param::in ? kInAddress + p.bits : p.kind == Param::out ? kOutAddress : p.bits;
-    std::snprintf(buf, sizeof buf, "%s%#llx", yaml_params.empty() ? "" : ", ", static_cast<unsigned long long>(shown));
-    yaml_params += buf;
+    yaml_params += "{bytes: \"";
+    char hex[4];
+    for (const unsigned char b : param_bytes(p, kInAddress, kOutAddress)) {
+      std::snprintf(hex, sizeof hex, "%02x", b);
+      yaml_params += hex;
+    }
+    yaml_params += "\"}";
   }
+  const bool clustered = opt.cluster[0] * opt.cluster[1] * opt.cluster[2] > 1;
 
   std::ostringstream y;
   y << "# Captured on " << name << " by tools/capture/snippet_capture (docs/hardware/snippets-sm90.md):\n"
@@ -387,6 +443,8 @@ int main(int argc, char** argv) try {
     << (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1
             ? " --grid " + std::to_string(opt.grid[0]) + "," + std::to_string(opt.grid[1]) + "," + std::to_string(opt.grid[2])
             : std::string())
+    << (clustered ? " --cluster " + std::to_string(opt.cluster[0]) + "," + std::to_string(opt.cluster[1]) + "," + std::to_string(opt.cluster[2])
+                  : std::string())
     << (opt.params != "in,out" ? " --params '" + opt.params + "'" : std::string())
     << (opt.dynamic_shared ? " --dynamic-shared " + std::to_string(opt.dynamic_shared) : std::string())
     << " --cases " << opt.cases
@@ -403,22 +461,25 @@ int main(int argc, char** argv) try {
     CU(cuMemAlloc(&dout, out.size() * 4));
     CU(cuMemcpyHtoD(din, in.data(), in.size() * 4));
     CU(cuMemcpyHtoD(dout, out.data(), out.size() * 4));
-    // Each parameter's bytes in its own slot: cuLaunchKernel reads as many as the kernel declares.
-    std::vector<std::uint64_t> slots(params.size());
-    std::vector<CUtensorMap> maps(params.size());
+    // Each parameter's bytes in its own buffer: cuLaunchKernel reads as many as the kernel declares
+    // (a u32 reads the low 4 bytes of a slot: little-endian).
+    std::vector<std::vector<unsigned char>> bytes(params.size());
     std::vector<void*> args(params.size());
     for (std::size_t i = 0; i < params.size(); ++i) {
-      if (params[i].kind == Param::tmap) {
-        maps[i] = encode_map(params[i].map, params[i].map.out ? dout : din);
-        args[i] = &maps[i];
-        continue;
-      }
-      slots[i] = params[i].kind == Param::in ? din + params[i].bits : params[i].kind == Param::out ? dout : params[i].bits;
-      if (!params[i].wide && slots[i] > 0xffffffffULL) throw Fatal("--params: a u32 value does not fit 32 bits");
-      args[i] = &slots[i];  // little-endian: a u32 parameter reads the slot's low 4 bytes
+      bytes[i] = param_bytes(params[i], din, dout);
+      bytes[i].resize(std::max<std::size_t>(bytes[i].size(), 8));
+      args[i] = bytes[i].data();
     }
-    CU(cuLaunchKernel(fn, opt.grid[0], opt.grid[1], opt.grid[2], static_cast<unsigned>(opt.threads), 1, 1,
-                      opt.dynamic_shared, nullptr, args.data(), nullptr));
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = opt.cluster[0], attr.value.clusterDim.y = opt.cluster[1], attr.value.clusterDim.z = opt.cluster[2];
+    CUlaunchConfig config{};
+    config.gridDimX = opt.grid[0], config.gridDimY = opt.grid[1], config.gridDimZ = opt.grid[2];
+    config.blockDimX = static_cast<unsigned>(opt.threads), config.blockDimY = 1, config.blockDimZ = 1;
+    config.sharedMemBytes = opt.dynamic_shared;
+    config.attrs = &attr;
+    config.numAttrs = clustered ? 1 : 0;
+    CU(cuLaunchKernelEx(&config, fn, args.data(), nullptr));
     CU(cuCtxSynchronize());
     CU(cuMemcpyDtoH(out.data(), dout, out.size() * 4));
     CU(cuMemFree(din));
@@ -431,6 +492,7 @@ int main(int argc, char** argv) try {
       << "      ntid: [" << opt.threads << ", 1, 1]\n";
     if (opt.grid[0] * opt.grid[1] * opt.grid[2] > 1)
       y << "      nctaid: [" << opt.grid[0] << ", " << opt.grid[1] << ", " << opt.grid[2] << "]\n";
+    if (clustered) y << "      cluster: [" << opt.cluster[0] << ", " << opt.cluster[1] << ", " << opt.cluster[2] << "]\n";
     if (opt.dynamic_shared) y << "      dynamic_shared: " << opt.dynamic_shared << "\n";
     y << "      params: [" << yaml_params << "]\n"
       << "      global:\n";
