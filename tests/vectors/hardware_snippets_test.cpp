@@ -65,9 +65,9 @@ TEST(HardwareSnippets, RealKernelCorpusGivesTheGpuBytes) {
   const auto files = captured("kernels", ".test.yaml.xz");
   ASSERT_EQ(files.size(), 19U);
   // tools/kernels/capture.sh: 16 Triton kernels (the TMA matmul among them) with two cases each;
-  // the CUDA samples' two files with four (two kernels, two targets); the CuTe tutorial's two
-  // Hopper GEMMs in one file, two cases each.
-  EXPECT_EQ(expect_gpu_results(files), 16U * 2 + 2 * 4 + 2 * 2);
+  // the CUDA samples' two files with four (two kernels, two targets); the CuTe tutorial's three
+  // GEMMs (one sm_80, two sm_90a) in one file, two cases each.
+  EXPECT_EQ(expect_gpu_results(files), 16U * 2 + 2 * 4 + 3 * 2);
 }
 
 }  // namespace

@@ -186,6 +186,39 @@ TEST(TestVectors, WrongExpectationNamesTheCell) {
   EXPECT_EQ(r[3].detail, "  error: " + p + ":27:24: register %r7 is not declared in " + p + "\n");
 }
 
+// A kernel that ends with a cp.async in flight (the CuTe sm80 tutorial's last prefetches do):
+// `expect: warnings` names the warning the run must give; any other is reported, and an expected
+// warning that does not come fails the case.
+TEST(TestVectors, ExpectedWarningsMustComeAndOthersAreReported) {
+  const std::string kernel =
+      "      .version 8.0\n      .target sm_80\n      .address_size 64\n"
+      "      .visible .entry k(.param .u64 p) {\n"
+      "        .shared .align 16 .b8 s[16];\n        .reg .b64 %rd<2>;\n        .reg .b32 %r<2>;\n"
+      "        ld.param.u64 %rd1, [p];\n        mov.u32 %r1, s;\n"
+      "        cp.async.cg.shared.global [%r1], [%rd1], 16;\n"
+      "        st.global.u32 [%rd1+16], 7;\n        ret;\n      }\n";
+  const auto vector_case = [&](const std::string& name, const std::string& warnings) {
+    return "  - name: " + name + "\n    snippet: |\n" + kernel +
+           "    init:\n      params: [0x1000]\n      global:\n        - {address: 0x1000, type: u32, values: [1, 2, 3, 4, 5]}\n"
+           "    expect:\n      global:\n        - {address: 0x1010, type: u32, values: [7]}\n" + warnings;
+  };
+  const TempDir d;
+  const std::string p = d.write(
+      "warn.yaml", "description: expected warnings\ntarget: sm_80\ncases:\n" +
+                       vector_case("expected", "      warnings: [\"cp.async is still in flight\"]\n") +
+                       vector_case("unexpected", "") +
+                       vector_case("missing", "      warnings: [\"cp.async is still in flight\", \"no such warning\"]\n"));
+  const auto r = run_vector_files({p}, 1);
+  ASSERT_EQ(r.size(), 3U);
+  EXPECT_TRUE(r[0].passed);
+  EXPECT_EQ(r[0].detail, "");
+  EXPECT_TRUE(r[1].passed);
+  EXPECT_NE(r[1].detail.find("this cp.async is still in flight when the program ends"), std::string::npos) << r[1].detail;
+  EXPECT_FALSE(r[2].passed);
+  EXPECT_EQ(r[2].detail, "  expected a warning containing 'no such warning', none came\n");
+  EXPECT_NE(load_error("cases:\n" + vector_case("bad", "      warnings: 3\n")).find("'warnings' takes a list"), std::string::npos);
+}
+
 TEST(TestVectorsCli, ExamplesPassAndSayHowMany) {
   std::string args = "test";
   for (const auto& f : example_files()) args += " " + f;

@@ -5,7 +5,7 @@
 //
 //   snippet_capture --ptx FILE.ptx --entry NAME --threads T --in SPEC --out-words N
 //                   [--grid X[,Y[,Z]]] [--cluster X[,Y[,Z]]] [--params LIST] [--dynamic-shared BYTES]
-//                   [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D]
+//                   [--cases C] [--seed S] [--yaml OUT.test.yaml] [--device D] [--expect-warning TEXT]...
 //
 // --grid: the CTAs of the launch (default 1); the vector's state declares the same grid (`nctaid`),
 // and ptxmma runs every CTA of it. --cluster: the CTAs of a cluster (launched with cuLaunchKernelEx's
@@ -27,6 +27,9 @@
 // 128; keys `estr=1x1` (element strides), `l2=0|64|128|256`, `oob=nan`, `il=16|32`. The launch
 // gets the map of the real buffer; the vector's parameter is the driver's map of the same call
 // with the simulated buffer address (so both bytes come from the driver).
+// --expect-warning: a warning ptxmma must give for this kernel (part of its text), written into each
+// case's `expect: warnings` (docs/test-vectors.md), for a kernel that really does what it says (the
+// CuTe sm80 tutorial ends with cp.async copies in flight); repeatable.
 // --dynamic-shared: bytes of dynamic shared memory (`.extern .shared` arrays) for the launch and the
 // vector's state.
 //
@@ -340,6 +343,7 @@ struct Options {
   unsigned dynamic_shared = 0;
   unsigned grid[3] = {1, 1, 1}, cluster[3] = {1, 1, 1};
   std::uint64_t seed = 1;
+  std::vector<std::string> warnings;
 };
 
 Options parse(int argc, char** argv) {
@@ -360,6 +364,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--yaml") o.yaml = value();
     else if (a == "--device") o.device = std::stoi(value());
     else if (a == "--params") o.params = value();
+    else if (a == "--expect-warning") o.warnings.push_back(value());
     else if (a == "--dynamic-shared") o.dynamic_shared = static_cast<unsigned>(std::stoul(value()));
     else if (a == "--grid") {
       std::stringstream ss(value());
@@ -447,6 +452,11 @@ int main(int argc, char** argv) try {
                   : std::string())
     << (opt.params != "in,out" ? " --params '" + opt.params + "'" : std::string())
     << (opt.dynamic_shared ? " --dynamic-shared " + std::to_string(opt.dynamic_shared) : std::string())
+    << [&] {
+         std::string w;
+         for (const std::string& t : opt.warnings) w += " --expect-warning '" + t + "'";
+         return w;
+       }()
     << " --cases " << opt.cases
     << " --seed " << opt.seed << "\n"
     << "# Expected values are the words the GPU stored; do not edit.\n"
@@ -499,7 +509,13 @@ int main(int argc, char** argv) try {
     write_words(y, "        ", kInAddress, in);
     y << "        - {address: " << std::hex << std::showbase << kOutAddress << std::dec << std::noshowbase
       << ", type: b32, ramp: {start: 0xcdcdcdcd, step: 0, count: " << out.size() << "}}\n";
-    y << "    expect:\n      global:\n";
+    y << "    expect:\n";
+    if (!opt.warnings.empty()) {
+      y << "      warnings: [";
+      for (std::size_t i = 0; i < opt.warnings.size(); ++i) y << (i ? ", " : "") << '"' << opt.warnings[i] << '"';
+      y << "]\n";
+    }
+    y << "      global:\n";
     write_words(y, "        ", kOutAddress, out);
   }
   CU(cuModuleUnload(mod));

@@ -16,5 +16,6 @@ build() {
   nvcc -ptx -std=c++17 -O3 --expt-relaxed-constexpr -I"$cutlass/include" -I"$cutlass/tools/util/include" \
     -gencode "arch=compute_$3,code=compute_$3" -o "$out/$2.ptx" "$tut/$1"
 }
+build sgemm_sm80.cu cute_sgemm_sm80 80
 build hopper/wgmma_sm90.cu cute_wgmma_sm90a 90a
 build hopper/wgmma_tma_sm90.cu cute_wgmma_tma_sm90a 90a

@@ -58,6 +58,9 @@ struct VectorCase {
   std::uint64_t max_steps = 1'000'000;
   bool strict = false;
   std::vector<RegExpect> regs;
+  // Warnings the run must give (each text a part of one), for a kernel that really does what they
+  // say; every other warning is reported.
+  std::vector<std::string> warnings;
   struct MemExpect {
     std::string space;  // "global" or "shared"
     MemoryBlock block;
@@ -239,7 +242,7 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     if (n[k]) f.fail(n[k], fmt::format("matrix {} belongs to an instruction case; a snippet takes 'init'", k));
   for (const std::string_view k : kWgmmaCaseKeys)
     if (n[std::string(k)]) f.fail(n[std::string(k)], fmt::format("'{}' belongs to wgmma instruction cases", k));
-  f.check_keys(ex, {"registers", "global", "shared"}, "'expect' of a snippet case");
+  f.check_keys(ex, {"registers", "global", "shared", "warnings"}, "'expect' of a snippet case");
   if (!ex["registers"] && !ex["global"] && !ex["shared"])
     f.fail(ex, fmt::format("case '{}': 'expect' needs 'registers', 'global' or 'shared'", name));
   if (n["strict"]) {
@@ -296,6 +299,10 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
     c->state = std::make_shared<const PtxState>(PtxState::load(input_file("init_file")));
   else c->state = std::make_shared<const PtxState>();
   if (ex["registers"]) c->regs = parse_expected_registers(f, ex["registers"], *c->program, work);
+  if (const YAML::Node w = ex["warnings"]) {
+    if (!w.IsSequence()) f.fail(w, "'warnings' takes a list of texts, each a part of one warning the run must give");
+    for (const YAML::Node& t : w) c->warnings.push_back(scalar_of(f, t, "warnings"));
+  }
   for (const char* space : {"global", "shared"})
     if (ex[space])
       for (MemoryBlock& b : memory_blocks(f, ex[space], work)) c->memory.push_back({space, std::move(b)});
@@ -371,7 +378,19 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c) {
   if (bad)
     out = fmt::format("  {} {}value{}\n", bad, bad_mem ? "" : "register ", bad == 1 ? " differs" : "s differ") + out;
   std::string warnings;
-  for (const auto& w : sum.warnings) warnings += "  " + w.text() + "\n";
+  std::vector<bool> seen(c.warnings.size(), false);
+  for (const auto& w : sum.warnings) {
+    const std::string text = w.text();
+    bool expected = false;
+    for (std::size_t i = 0; i < c.warnings.size(); ++i)
+      if (text.find(c.warnings[i]) != std::string::npos) seen[i] = expected = true;
+    if (!expected) warnings += "  " + text + "\n";
+  }
+  for (std::size_t i = 0; i < c.warnings.size(); ++i)
+    if (!seen[i]) {
+      ++bad;
+      warnings += fmt::format("  expected a warning containing '{}', none came\n", c.warnings[i]);
+    }
   return {bad == 0, warnings + out};
 }
 
