@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
 
 #include "sim/error.hpp"
 #include "sim/layout/expr.hpp"
+#include "sim/util/target.hpp"
 #include "sim/util/yaml_file.hpp"
 
 namespace ptxmma {
@@ -50,6 +52,7 @@ class Loader {
   struct Result {
     std::map<std::string, LayoutLibrary::Entry, std::less<>> entries;
     std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates;
+    std::vector<std::string> measured_on;
   };
 
   Result run() {
@@ -57,6 +60,7 @@ class Loader {
     if (!f_.root.IsMap() || !layouts) f_.fail(f_.root, "expected a top-level map with the key 'layouts'");
     if (!layouts.IsMap()) f_.fail(layouts, "'layouts' must be a map from layout name to its description");
     Result out;
+    out.measured_on = measured_on();
     for (const auto& kv : layouts) {
       const std::string name = kv.first.as<std::string>();
       if (out.entries.contains(name) || out.templates.contains(name))
@@ -76,6 +80,19 @@ class Loader {
   }
 
  private:
+  std::vector<std::string> measured_on() const {
+    const YAML::Node n = f_.root["measured_on"];
+    std::vector<std::string> out;
+    if (!n) return out;
+    if (!n.IsSequence() || n.size() == 0) f_.fail(n, "'measured_on' must be a list of targets, e.g. [sm_90, sm_90a]");
+    for (const auto& t : n) {
+      const std::string s = t.IsScalar() ? t.as<std::string>() : std::string();
+      if (!target_rank(s)) f_.fail(t, fmt::format("'measured_on': {}", unknown_target(s)));
+      out.push_back(s);
+    }
+    return out;
+  }
+
   [[noreturn]] void fail(const YAML::Node& at, const std::string& layout, const std::string& what) const {
     f_.fail(at, fmt::format("layout {}: {}", layout, what));
   }
@@ -248,12 +265,17 @@ LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
 
 std::span<const std::string_view> layout_variables() { return kVariables; }
 
+bool LayoutLibrary::verified_on(std::string_view target) const {
+  return measured_on_.empty() || std::ranges::find(measured_on_, target) != measured_on_.end();
+}
+
 LayoutLibrary LayoutLibrary::load(const std::string& path) {
   const YamlFile file = YamlFile::load(path);
   LayoutLibrary lib;
   auto r = Loader(file).run();
   lib.entries_ = std::move(r.entries);
   lib.templates_ = std::move(r.templates);
+  lib.measured_on_ = std::move(r.measured_on);
   return lib;
 }
 
@@ -269,6 +291,7 @@ LayoutLibrary LayoutLibrary::parse(const std::string& yaml_text, const std::stri
   auto r = Loader(file).run();
   lib.entries_ = std::move(r.entries);
   lib.templates_ = std::move(r.templates);
+  lib.measured_on_ = std::move(r.measured_on);
   return lib;
 }
 

@@ -42,6 +42,12 @@ class LayoutLibrary {
   [[nodiscard]] const LayoutFormula& formula(std::string_view name) const;
   [[nodiscard]] std::size_t size() const { return entries_.size(); }
 
+  // The optional top-level `measured_on: [targets]`: the layouts were measured on those targets'
+  // hardware and are assumed on every other (wmma's, which the PTX ISA leaves unspecified). A file
+  // without it holds layouts the PTX ISA specifies, so they hold on every target.
+  [[nodiscard]] const std::vector<std::string>& measured_on() const { return measured_on_; }
+  [[nodiscard]] bool verified_on(std::string_view target) const;
+
   // Templates: a layout whose name contains "{N}" (e.g. "wgmma.d.32bit.n{N}") is not built on load;
   // its rows, cols, regs, elems, lanes and problems may be expressions of N, and its formulas may
   // use N. instantiate() builds the layout for one N (checked to be a bijection), adds it to the
@@ -62,6 +68,7 @@ class LayoutLibrary {
  private:
   std::map<std::string, Entry, std::less<>> entries_;
   std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates_;
+  std::vector<std::string> measured_on_;
 };
 
 }  // namespace ptxmma

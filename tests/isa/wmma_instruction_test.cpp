@@ -97,6 +97,37 @@ TEST(WmmaInstruction, IllegalFormsAreNamed) {
             std::string::npos);
 }
 
+// Each form's first target, as the PTX ISA's wmma notes give it (docs/hardware/wmma-layouts-published.md):
+// legal there, refused on the target before it. The integer forms' sm_72 is not a ptxmma target,
+// so sm_75 is their first.
+TEST(WmmaInstruction, FirstTargetsFollowThePtxIsa) {
+  struct Form {
+    const char* ptx;
+    const char* first;
+    const char* before;
+  };
+  const Form forms[] = {
+      {"wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16", "sm_70", nullptr},
+      {"wmma.mma.sync.aligned.row.col.m32n8k16.f16.f16", "sm_70", nullptr},
+      {"wmma.mma.sync.aligned.col.row.m8n32k16.f32.f32", "sm_70", nullptr},
+      {"wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32", "sm_75", "sm_70"},
+      {"wmma.mma.sync.aligned.row.row.m32n8k16.s32.u8.u8.s32.satfinite", "sm_75", "sm_70"},
+      {"wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32", "sm_75", "sm_70"},
+      {"wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", "sm_75", "sm_70"},
+      {"wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", "sm_80", "sm_75"},
+      {"wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32", "sm_80", "sm_75"},
+      {"wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32", "sm_80", "sm_75"},
+      {"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64", "sm_80", "sm_75"},
+  };
+  for (const Form& f : forms) {
+    EXPECT_EQ(error_of([&] { (void)parse_wmma(f.ptx, f.first); }), "no error") << f.ptx;
+    if (f.before)
+      EXPECT_NE(error_of([&] { (void)parse_wmma(f.ptx, f.before); }).find(std::string("needs ") + f.first),
+                std::string::npos)
+          << f.ptx << " on " << f.before;
+  }
+}
+
 TEST(WmmaTransfer, FragmentsAndAddressing) {
   const WmmaTransfer a = parse_wmma_transfer("wmma.load.a.sync.aligned.col.m16n16k16.shared.f16");
   EXPECT_EQ(a.fragment->regs, 8);

@@ -188,6 +188,45 @@ TEST(LayoutLibrary, ErrorsNameFileLineAndLayout) {
   EXPECT_EQ(load_error("layouts: [1, 2"), "test.yaml:1:1: end of sequence flow not found");
 }
 
+// `measured_on`: the targets whose hardware the layouts were measured on (wmma's); without it the
+// layouts are the PTX ISA's and hold everywhere. A target ptxmma does not know is a located error.
+TEST(LayoutLoader, MeasuredOnNamesTheTargetsOfTheCapture) {
+  const std::string one = "layouts:\n  x:\n    rows: 8\n    cols: 4\n    regs: 1\n    elems: 1\n"
+                          "    row: \"g\"\n    col: \"t\"\n";
+  const LayoutLibrary everywhere = LayoutLibrary::parse(one, "test.yaml");
+  EXPECT_TRUE(everywhere.measured_on().empty());
+  EXPECT_TRUE(everywhere.verified_on("sm_70"));
+  const LayoutLibrary measured = LayoutLibrary::parse("measured_on: [sm_90, sm_90a]\n" + one, "test.yaml");
+  EXPECT_TRUE(measured.verified_on("sm_90a"));
+  EXPECT_FALSE(measured.verified_on("sm_70"));
+  EXPECT_FALSE(measured.verified_on("sm_80"));
+  EXPECT_EQ(load_error("measured_on: [sm_90, sm_91]\n" + one).substr(0, 46),
+            "test.yaml:1:22: 'measured_on': unknown target ");
+  EXPECT_EQ(load_error("measured_on: sm_90\n" + one),
+            "test.yaml:1:14: 'measured_on' must be a list of targets, e.g. [sm_90, sm_90a]");
+  const LayoutLibrary wmma = LayoutLibrary::load(std::string(kPtxmmaSourceDir) + "/configs/wmma/layouts.yaml");
+  EXPECT_EQ(wmma.measured_on(), (std::vector<std::string>{"sm_90", "sm_90a"}));
+  EXPECT_TRUE(library().measured_on().empty());  // mma's: the PTX ISA's
+}
+
+// `ptxmma layout` says when a wmma layout is assumed for the target asked for (measured on sm_90
+// only), in the text and in --json; mma's layouts, the PTX ISA's, carry no such line.
+TEST(LayoutCommand, MarksWmmaLayoutsNotMeasuredOnTheTarget) {
+  const std::string wmma = "layout wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 --operand a";
+  for (const char* arch : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89"}) {
+    const std::string out = test::run_cli(wmma + " --arch " + arch).all();
+    EXPECT_TRUE(contains(out, std::string("fragment layouts: measured on sm_90, sm_90a only; for ") + arch +
+                                  " assumed from them, not verified on hardware"))
+        << out;
+  }
+  EXPECT_FALSE(contains(test::run_cli(wmma + " --arch sm_90a").all(), "not verified")) ;
+  EXPECT_TRUE(contains(test::run_cli(wmma + " --arch sm_70 --json -").all(), "\"layouts_verified_on_hardware\": false"));
+  EXPECT_TRUE(contains(test::run_cli(wmma + " --arch sm_90 --json -").all(), "\"layouts_verified_on_hardware\": true"));
+  EXPECT_FALSE(contains(
+      test::run_cli("layout mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 --arch sm_80 --operand a").all(),
+      "not verified"));
+}
+
 // `ptxmma layout` prints the two views.
 TEST(LayoutCommand, PrintsMatrixAndLaneViews) {
   const std::string out = test::run_cli("layout mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 --operand a").all();

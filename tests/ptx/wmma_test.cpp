@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "tests/ptx/ptx_test_util.hpp"
 
 namespace ptxmma::test {
@@ -66,6 +68,59 @@ TEST(Wmma, LoadsFillCopiesAndSubByteElements) {
   for (int q = 0; q < 4; ++q) EXPECT_EQ(r.reg(5, fmt::format("%a{}", q + 4)), r.reg(5, fmt::format("%a{}", q)));
   // s4 row 1 (g = 1), columns 8t..8t+7 of lane 5: bytes 16 + 4 .. 16 + 7 of memory, low nibble first.
   EXPECT_EQ(r.reg(5, "%s"), 0x17161514U);
+}
+
+// f16 bits of a small integer (|n| <= 16): exact.
+std::uint64_t f16_of(int n) {
+  if (n == 0) return 0;
+  const std::uint64_t sign = n < 0 ? 0x8000U : 0U;
+  int m = n < 0 ? -n : n, e = 0;
+  while ((m >> (e + 1)) != 0) ++e;
+  return sign | static_cast<std::uint64_t>((e + 15) << 10) | static_cast<std::uint64_t>(((m << 10) >> e) & 0x3ff);
+}
+
+// On sm_70 (whose fragments ptxmma assumes from sm_90's, docs/hardware/wmma-layouts-published.md)
+// a load / mma / store program still computes D = A B + C exactly: the result does not depend on
+// the fragment layout. Small integers keep every product and sum exact.
+TEST(Wmma, RoundTripOnSm70GivesTheExactProduct) {
+  const Ran r = run_ptx(R"(
+.version 6.0
+.target sm_70
+.address_size 64
+.visible .entry k()
+{
+  .reg .b32 %a<8>;
+  .reg .b32 %b<8>;
+  .reg .f32 %c<8>;
+  .reg .f32 %d<8>;
+  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%a0,%a1,%a2,%a3,%a4,%a5,%a6,%a7}, [0x1000];
+  wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%b0,%b1,%b2,%b3,%b4,%b5,%b6,%b7}, [0x2000];
+  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%c0,%c1,%c2,%c3,%c4,%c5,%c6,%c7}, [0x3000];
+  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%d0,%d1,%d2,%d3,%d4,%d5,%d6,%d7}, {%a0,%a1,%a2,%a3,%a4,%a5,%a6,%a7}, {%b0,%b1,%b2,%b3,%b4,%b5,%b6,%b7}, {%c0,%c1,%c2,%c3,%c4,%c5,%c6,%c7};
+  wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [0x8000], {%d0,%d1,%d2,%d3,%d4,%d5,%d6,%d7};
+  ret;
+}
+)",
+                        [](Ran& x) {
+                          for (int i = 0; i < 16; ++i)
+                            for (int j = 0; j < 16; ++j) {
+                              x.machine->global().store(0x1000 + 2 * (i * 16 + j), 2, f16_of((i + 2 * j) % 7 - 3));
+                              x.machine->global().store(0x2000 + 2 * (j * 16 + i), 2, f16_of((3 * i + j) % 5 - 2));
+                              const float c = static_cast<float>(i - j);
+                              std::uint32_t bits = 0;
+                              std::memcpy(&bits, &c, 4);
+                              x.machine->global().store(0x3000 + 4 * (i * 16 + j), 4, bits);
+                            }
+                        });
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      int d = i - j;
+      for (int k = 0; k < 16; ++k) d += ((i + 2 * k) % 7 - 3) * ((3 * k + j) % 5 - 2);  // B(k, j), column-major
+      const auto bits = static_cast<std::uint32_t>(r.machine->global().load(0x8000 + 4 * (j * 16 + i), 4));
+      float got = 0;
+      std::memcpy(&got, &bits, 4);
+      ASSERT_EQ(got, static_cast<float>(d)) << i << "," << j;
+    }
 }
 
 TEST(Wmma, BadOperandsAreLocatedErrors) {

@@ -3,6 +3,7 @@
 // each cell) and the lane view (what each register element of each lane holds), as text or as an
 // SVG picture (layout_svg.hpp). wgmma instructions take descriptors too (wgmma_layout.hpp).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <iostream>
@@ -107,7 +108,10 @@ void add_layout_command(CLI::App& app) {
       return;
     }
     if (opts->json.on()) {
-      nlohmann::json j = {{"instruction", ins.text}, {"family", v.family}, {"target", targets_text(v.targets)},
+      nlohmann::json j = {{"instruction", ins.text},
+                          {"family", v.family},
+                          {"target", targets_text(v.targets)},
+                          {"layouts_verified_on_hardware", catalog.layouts().verified_on(opts->arch)},
                           {"operands", nlohmann::json::object()}};
       for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d})
         if (wants(static_cast<char>('a' + static_cast<int>(op))))
@@ -119,6 +123,10 @@ void add_layout_command(CLI::App& app) {
     os << ins.text << "\n";
     os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,
                       v.targets.first, v.ptx_version, opts->arch);
+    if (!catalog.layouts().verified_on(opts->arch))
+      os << fmt::format("fragment layouts: measured on {} only; for {} assumed from them, not verified on hardware "
+                        "(docs/hardware/wmma-layouts-published.md)\n",
+                        fmt::join(catalog.layouts().measured_on(), ", "), opts->arch);
     os << "T<lane>:r<register>[<element>]; g = lane >> 2, t = lane % 4 (docs/mma-catalogue.md §0)\n\n";
     const bool matrix = opts->view != "lanes", lanes = opts->view != "matrix";
     for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d}) {
