@@ -21,6 +21,7 @@ struct Budget {
   std::uint64_t shared_bytes = 1ULL << 28;    // shared memory of all the CTAs one machine runs
   std::uint64_t memory_pages = 1ULL << 16;    // 4 KiB pages of sparse (global) memory one machine touches
   std::uint64_t golden_bytes = 1ULL << 30;    // decompressed golden-set bytes one job holds at a time
+  std::uint64_t golden_cases = 1ULL << 20;    // cases of all the entries of one golden-set manifest
   std::uint64_t steps = 1'000'000;            // instructions per thread of one run
 };
 

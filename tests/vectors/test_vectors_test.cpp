@@ -125,6 +125,7 @@ TEST(TestVectors, MalformedFilesGiveLocatedErrors) {
       {"undeclared register", "cases:\n  - snippet: |\n      .reg .b32 %r1;\n      mov.u32 %r1, 1;\n    expect:\n      registers: {\"%r2\": 1}\n", "FILE:6:19: register %r2 is not declared in the snippet"},
       {"bad register value", "cases:\n  - snippet: |\n      .reg .b32 %r1;\n      mov.u32 %r1, 1;\n    expect:\n      registers: {\"%r1\": \"f17x2 1 2\"}\n", "FILE:6:26: unknown type 'f17x2' (a PTX type such as f32, f16x2, e4m3x2, s32, or an element type with a count such as e4m3x4, e2m1x8)"},
       {"snippet does not parse", "cases:\n  - snippet: |\n      .reg .b32 %r1;\n      mov.u32 %r1, %r9;\n    expect:\n      registers: {\"%r1\": 1}\n", "FILE:4:14: error: register '%r9' is not declared\nFILE: case 'case 1': the snippet does not parse"},
+      {"no such kernel", "cases:\n  - snippet: |\n      .entry k() { ret; }\n    entry: q\n    expect:\n      registers: {}\n", "FILE:4:12: error: no kernel 'q' in FILE (kernels: k)"},
       {"yaml syntax", "cases: [\n", "FILE:2:1: end of sequence flow not found"},
   };
   ASSERT_GE(bad.size(), 10U);

@@ -23,6 +23,7 @@ void add_budget_options(CLI::App& app) {
   add("--max-shared-bytes", b.shared_bytes, "bytes of shared memory of all the CTAs of one run");
   add("--max-memory-pages", b.memory_pages, "4 KiB pages of global or const memory one run touches");
   add("--max-golden-bytes", b.golden_bytes, "decompressed golden-set bytes one replay job holds at a time");
+  add("--max-golden-cases", b.golden_cases, "cases of all the entries of one golden-set manifest");
   app.fallthrough();  // the budget options may also come after the subcommand
 }
 

@@ -95,4 +95,12 @@ void check_golden_bytes(const std::string& name, std::uint64_t expected) {
                                         budget().golden_bytes, "--max-golden-bytes")));
 }
 
+void count_golden_cases(std::uint64_t& total, int cases, const std::string& where) {
+  total += static_cast<std::uint64_t>(cases);
+  if (total > budget().golden_cases)
+    throw Error(fmt::format("{}: {}", where,
+                            over_budget(total, "golden cases in the manifest", budget().golden_cases,
+                                        "--max-golden-cases")));
+}
+
 }  // namespace ptxmma

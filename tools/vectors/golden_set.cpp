@@ -30,6 +30,7 @@ GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir)
   GoldenSet s;
   const json j = manifest::parse_header(text, dir, "ptxmma-golden-regs-v1", s);
   const std::string& m = s.manifest;
+  std::uint64_t cases = 0;
   for (std::size_t i = 0; i < j["variants"].size(); ++i) {
     const json& e = j["variants"][i];
     GoldenVariant v;
@@ -42,6 +43,7 @@ GoldenSet parse_golden_manifest(const std::string& text, const std::string& dir)
       throw Error(fmt::format("{}: 'file' must be a plain file name, not '{}'", w2, file));
     v.file = (std::filesystem::path(dir) / file).string();
     v.cases = count(e, "cases", w2, 1, 1 << 20);
+    count_golden_cases(cases, v.cases, w2);
     const json words = e.contains("words") ? e["words"] : json();
     v.words = OperandWords{count(words, "a", w2 + ": words", 0, 64), count(words, "b", w2 + ": words", 0, 64),
                            count(words, "c", w2 + ": words", 0, 64), count(words, "d", w2 + ": words", 1, 64)};

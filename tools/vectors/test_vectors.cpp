@@ -292,6 +292,13 @@ std::shared_ptr<const VectorCase> load_case(const YamlFile& f, const YAML::Node&
           ptx::parse_ptx_file(input_file("snippet_file"), po));
     }
   } catch (const Error& e) {
+    // A kernel missing under the case's `entry:` is located there already, which names the case;
+    // "the snippet does not parse" would be wrong besides.
+    const auto* pe = dynamic_cast<const ptx::PtxError*>(&e);
+    if (pe && pe->diagnostics().size() == 1 && !po.entry_file.empty()) {
+      const ptx::Diagnostic& d = pe->diagnostics()[0];
+      if (d.file == po.entry_file && d.loc.line == po.entry_loc.line && d.loc.col == po.entry_loc.col) throw;
+    }
     throw Error(fmt::format("{}\n{}: case '{}': the snippet does not parse", e.what(), f.path, name));
   }
   if (n["init"]) c->state = std::make_shared<const PtxState>(PtxState::from_node(f.path, n["init"]));

@@ -60,6 +60,7 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
   const json j = manifest::parse_header(text, dir, kWgmmaGoldenFormat, s);
   const std::string& m = s.manifest;
   s.smem_alloc_bytes = static_cast<std::uint32_t>(count(j, "smem_alloc_bytes", m, 1, 256 * 1024));
+  std::uint64_t cases = 0;
   for (std::size_t i = 0; i < j["variants"].size(); ++i) {
     const json& e = j["variants"][i];
     WgmmaGoldenEntry v;
@@ -80,6 +81,7 @@ WgmmaGoldenSet parse_wgmma_golden_manifest(const std::string& text, const std::s
       throw Error(fmt::format("{}: 'file' must be a plain file name, not '{}'", w, file));
     v.file = (std::filesystem::path(dir) / file).string();
     v.cases = static_cast<int>(count(e, "cases", w, 1, 1 << 20));
+    count_golden_cases(cases, v.cases, w);
     v.smem_bytes = static_cast<std::uint32_t>(count(e, "smem_bytes", w, 0, 256 * 1024));
     if (!e.contains("words")) throw Error(fmt::format("{}: missing 'words'", w));
     const std::string ww = w + ": words";
