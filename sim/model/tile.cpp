@@ -124,15 +124,15 @@ TileKernel::TileKernel(const Model& m, const TileSpec& s)
     b_row_.resize(nk);
   }
   ta_.resize(mk);
-  tb_.resize(nk);
+  tb_.resize(nk * b_rows);
+  if (s.sparse) picked_.resize(static_cast<std::size_t>(s.k));
 }
 
 TileKernel::~TileKernel() = default;
 TileKernel::TileKernel(TileKernel&&) noexcept = default;
 
 void TileKernel::reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
-                           int i, int j, int b_k, const int* cols, const std::uint64_t* sa,
-                           const std::uint64_t* sb) {
+                           int i, int j, int b_k, const int* cols) {
   const int K = s_.k;
   if (b_k == 0) b_k = K;
   for (int k = 0; k < K; ++k) {
@@ -142,33 +142,37 @@ void TileKernel::reference(const std::uint64_t* a, const std::uint64_t* b, const
   }
   const std::size_t at = static_cast<std::size_t>(i * s_.n + j);
   const Term ct = make_term(s_.c, c[at]);
-  DotOperands r{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite, s_.bitop};
+  d[at] = dot(m_, DotOperands{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite,
+                              s_.bitop});
+}
+
+void TileKernel::run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
+                               const int* cols, const std::uint64_t* sa, const std::uint64_t* sb) {
+  const int K = s_.k, b_k = cols ? 2 * K : K, V = s_.scale_vec;
+  for (std::size_t x = 0; x < ta_.size(); ++x) ta_[x] = term_of(s_.a, a[x]);
+  const auto nb = static_cast<std::size_t>(s_.n) * static_cast<std::size_t>(b_k);
+  for (std::size_t x = 0; x < nb; ++x) tb_[x] = term_of(s_.b, b[x]);
+  DotOperands r{s_.a, s_.b, s_.c, s_.d, nullptr, nullptr, K, nullptr, s_.rounding, s_.satfinite, s_.bitop};
   Term scale_a[4], scale_b[4];  // .scale_vec is at most 4X
   if (sa) {
-    const int V = s_.scale_vec;
-    for (int v = 0; v < V; ++v) {
-      scale_a[v] = make_term(s_.scale, sa[i * V + v]);
-      scale_b[v] = make_term(s_.scale, sb[j * V + v]);
-    }
     r.a_scales = scale_a;
     r.b_scales = scale_b;
     r.scale_k = K / V;  // sparse: a run of 2K/V logical k holds K/V stored elements
   }
-  d[at] = dot(m_, r);
-}
-
-void TileKernel::run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-                               std::uint64_t* d) {
-  const int K = s_.k;
-  for (std::size_t x = 0; x < ta_.size(); ++x) ta_[x] = term_of(s_.a, a[x]);
-  for (std::size_t x = 0; x < tb_.size(); ++x) tb_[x] = term_of(s_.b, b[x]);
-  DotOperands r{s_.a, s_.b, s_.c, s_.d, nullptr, nullptr, K, nullptr, s_.rounding, s_.satfinite, s_.bitop};
   for (int i = 0; i < s_.m; ++i) {
     r.a_terms = ta_.data() + static_cast<std::size_t>(i * K);
     const bool a_finite = finite(r.a_terms, K);
+    const int* row_cols = cols ? cols + static_cast<std::size_t>(i * K) : nullptr;
+    for (int v = 0; sa && v < V; ++v) scale_a[v] = make_term(s_.scale, sa[i * V + v]);
     for (int j = 0; j < s_.n; ++j) {
-      r.b_terms = tb_.data() + static_cast<std::size_t>(j * K);
-      r.finite_ab = a_finite && finite(r.b_terms, K);
+      const Term* column = tb_.data() + static_cast<std::size_t>(j * b_k);
+      if (row_cols) {  // the B rows row i's metadata picks
+        for (int k = 0; k < K; ++k) picked_[static_cast<std::size_t>(k)] = column[row_cols[k]];
+        column = picked_.data();
+      }
+      r.b_terms = column;
+      r.finite_ab = a_finite && finite(column, K);
+      for (int v = 0; sb && v < V; ++v) scale_b[v] = make_term(s_.scale, sb[j * V + v]);
       const std::size_t at = static_cast<std::size_t>(i * s_.n + j);
       const Term ct = make_term(s_.c, c[at]);
       r.c_term = &ct;
@@ -247,16 +251,12 @@ void TileKernel::run_sparse(const std::uint64_t* a, const std::uint64_t* b, cons
     }
     return;
   }
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) reference(a, b, c, d, i, j, 2 * K, cols);
+  run_reference(a, b, c, d, cols);
 }
 
 void TileKernel::run_scaled(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* sa,
                             const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d) {
-  // dot() output by output: no fast loop covers these models yet (BlockTile::make).
-  const int b_k = cols ? 2 * s_.k : s_.k;
-  for (int i = 0; i < s_.m; ++i)
-    for (int j = 0; j < s_.n; ++j) reference(a, b, c, d, i, j, b_k, cols, sa, sb);
+  run_reference(a, b, c, d, cols, sa, sb);  // no fast loop covers these models yet (BlockTile::make)
 }
 
 bool TileKernel::takes_words() const { return block_ && BlockTile::takes_words(s_); }

@@ -73,12 +73,14 @@ class TileKernel {
   [[nodiscard]] const TileSpec& spec() const { return s_; }
 
  private:
-  // Output (i, j) by dot(); b_k: the length of a column of b; cols: row i's B rows (sparse), or
-  // null; sa, sb: the scale codes (run_scaled), or null.
+  // Output (i, j) by dot() (an element the fast loops leave to the reference engines); b_k: the
+  // length of a column of b; cols: row i's B rows (sparse), or null.
   void reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int i,
-                 int j, int b_k = 0, const int* cols = nullptr, const std::uint64_t* sa = nullptr,
-                 const std::uint64_t* sb = nullptr);
-  void run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+                 int j, int b_k = 0, const int* cols = nullptr);
+  // Every output by dot(), A and B decoded once; cols as for reference(); sa, sb: the scale codes
+  // (run_scaled), or null.
+  void run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
+                     const int* cols = nullptr, const std::uint64_t* sa = nullptr, const std::uint64_t* sb = nullptr);
   // A and B's codes into ia_ and ib_ (the integer engine's 16-bit lanes).
   void widen(const std::uint64_t* a, const std::uint64_t* b);
   void run_bits_rows(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int rows);
@@ -91,6 +93,7 @@ class TileKernel {
   std::vector<std::uint64_t> pa_, pb_;  // packed bits of codes given to run()
   std::vector<std::uint64_t> b_row_;    // sparse popc: the B rows one row of A picks
   std::vector<Term> ta_, tb_;         // decoded operands for the reference engines
+  std::vector<Term> picked_;          // sparse: one row's B terms for one column
 };
 
 }  // namespace ptxmma

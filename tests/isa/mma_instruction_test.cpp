@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "sim/catalog/mma_family.hpp"
@@ -13,6 +12,7 @@
 #include "tests/malformed/malformed.hpp"
 #include "tests/paths.hpp"
 #include "tests/source_catalog.hpp"
+#include "tools/vectors/golden_set.hpp"
 #include "sim/util/target.hpp"
 
 namespace ptxmma {
@@ -27,30 +27,24 @@ std::string error_of(const std::string& text, const std::string& target = "sm_90
 // Every variant of the H200 golden set parses and finds its catalogue entry with the manifest's
 // register words (64-bit registers count two) and types.
 TEST(MmaInstruction, EveryGoldenVariantParses) {
-  const std::string path = std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-h200/manifest.json";
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path;
-  const nlohmann::json m = nlohmann::json::parse(in);
+  const GoldenSet set = read_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-h200");
   int n = 0;
-  for (const auto& e : m.at("variants")) {
-    const std::string ptx = e.at("ptx").get<std::string>();
-    SCOPED_TRACE(ptx);
-    const MmaInstruction ins = parse_mma(ptx, "sm_90a", catalog());
+  for (const GoldenVariant& e : set.variants) {
+    SCOPED_TRACE(e.ptx);
+    const MmaInstruction ins = parse_mma(e.ptx, "sm_90a", catalog());
     ASSERT_NE(ins.variant, nullptr);
     const MatrixVariant& v = catalog().find(ins);
     EXPECT_EQ(&v, ins.variant);
-    const auto& w = e.at("words");
-    EXPECT_EQ(v.words(Operand::a), w.at("a").get<int>());
-    EXPECT_EQ(v.words(Operand::b), w.at("b").get<int>());
-    EXPECT_EQ(v.words(Operand::c), w.at("c").get<int>());
-    EXPECT_EQ(v.words(Operand::d), w.at("d").get<int>());
-    const auto& t = e.at("types");
-    EXPECT_EQ(name(v.a), t.at("a").get<std::string>());
-    EXPECT_EQ(name(v.b), t.at("b").get<std::string>());
-    EXPECT_EQ(name(v.c), t.at("c").get<std::string>());
-    EXPECT_EQ(name(v.d), t.at("d").get<std::string>());
+    EXPECT_EQ(v.words(Operand::a), e.words.a);
+    EXPECT_EQ(v.words(Operand::b), e.words.b);
+    EXPECT_EQ(v.words(Operand::c), e.words.c);
+    EXPECT_EQ(v.words(Operand::d), e.words.d);
+    EXPECT_EQ(v.a, e.types.at("a"));
+    EXPECT_EQ(v.b, e.types.at("b"));
+    EXPECT_EQ(v.c, e.types.at("c"));
+    EXPECT_EQ(v.d, e.types.at("d"));
     // The canonical spelling is the manifest's, less the rounding token.
-    std::string plain = ptx;
+    std::string plain = e.ptx;
     for (const char* r : {".rz", ".rm", ".rp"})
       if (auto p = plain.find(r); p != std::string::npos) plain.erase(p, 3);
     EXPECT_EQ(v.ptx, plain);

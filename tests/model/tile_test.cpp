@@ -304,6 +304,8 @@ TEST(TileKernel, Sparse) {
   check_sparse(imma, {Type::u4, Type::s4, Type::s32, Type::s32, 16, 8, 64}, 2000, 211);
   check_sparse(model("sm_90a", "bmma", Type::b1, Type::s32),
                {Type::b1, Type::b1, Type::s32, Type::s32, 16, 8, 128, Rounding::rn, false, BitOp::and_popc}, 500, 212);
+  // F = 25 takes no fast loop: the reference engine over terms decoded once, B's picked per row.
+  check_sparse(model("sm_120a", "f8f6f4", Type::e4m3, Type::f16), {Type::e4m3, Type::e2m1, Type::f16, Type::f16, 16, 8, 32}, 500, 213);
 }
 
 // Block-scaled tiles (run_scaled: which scale and which B row each output takes) against dot()

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include "tests/malformed/malformed.hpp"
 #include "tests/paths.hpp"
 #include "tests/source_catalog.hpp"
+#include "tools/vectors/wgmma_golden.hpp"
 
 namespace ptxmma {
 namespace {
@@ -105,19 +105,16 @@ TEST(MatrixCatalog, OperandLists) {
 
 // Every entry of the H200 wgmma golden set decodes, with the manifest's register words and types.
 TEST(WgmmaInstruction, EveryGoldenEntryParses) {
-  const std::string path = std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90/manifest.json";
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path;
-  const nlohmann::json m = nlohmann::json::parse(in);
+  const WgmmaGoldenSet set = read_wgmma_golden_set(std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90");
   int n = 0;
-  for (const auto& e : m.at("variants")) {
-    const std::string ptx = e.at("ptx").get<std::string>();
-    const MatrixVariant& v = *parse_wgmma(ptx, "sm_90a", catalog()).variant;
-    EXPECT_EQ(v.shape.n, e.at("n").get<int>()) << ptx;
-    EXPECT_EQ(v.regs(Operand::d), e.at("words").at("d").get<int>()) << ptx;
-    EXPECT_EQ(std::string(name(v.a)), e.at("types").at("a").get<std::string>()) << ptx;
-    EXPECT_EQ(std::string(name(v.b)), e.at("types").at("b").get<std::string>()) << ptx;
-    EXPECT_EQ(std::string(name(v.d)), e.at("types").at("d").get<std::string>()) << ptx;
+  for (const WgmmaGoldenEntry& e : set.entries) {
+    SCOPED_TRACE(e.ptx);
+    const MatrixVariant& v = *parse_wgmma(e.ptx, "sm_90a", catalog()).variant;
+    EXPECT_EQ(v.shape.n, e.n);
+    EXPECT_EQ(v.regs(Operand::d), e.d_words);
+    EXPECT_EQ(v.a, e.types.at("a"));
+    EXPECT_EQ(v.b, e.types.at("b"));
+    EXPECT_EQ(v.d, e.types.at("d"));
     ++n;
   }
   EXPECT_EQ(n, 145);
