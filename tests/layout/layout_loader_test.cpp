@@ -8,6 +8,7 @@
 
 #include "sim/error.hpp"
 #include "tests/cli.hpp"
+#include "tests/layout/inverse_tables.hpp"
 #include "tests/paths.hpp"
 
 namespace ptxmma {
@@ -40,16 +41,7 @@ TEST(LayoutLibrary, EveryLayoutLoadsAsABijection) {
     SCOPED_TRACE(name);
     const FragmentLayout& l = entry.layout;
     EXPECT_EQ(l.name, name);
-    EXPECT_EQ(l.lanes * l.regs * l.elems_per_reg, l.problems * l.rows * l.cols);
-    for (int lane = 0; lane < l.lanes; ++lane)
-      for (int r = 0; r < l.regs; ++r)
-        for (int e = 0; e < l.elems_per_reg; ++e) {
-          const FragmentCoord& c = l.coord(lane, r, e);
-          const FragmentSlot& s = l.slot(c.problem, c.row, c.col);
-          ASSERT_EQ(s.lane, lane);
-          ASSERT_EQ(s.reg, r);
-          ASSERT_EQ(s.elem, e);
-        }
+    expect_inverse_tables(l);
     EXPECT_TRUE(contains(entry.formula.source, "layouts.yaml:"));
   }
 }

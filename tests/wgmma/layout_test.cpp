@@ -7,6 +7,7 @@
 
 #include "sim/catalog/mma_family.hpp"
 #include "sim/catalog/wgmma_family.hpp"
+#include "tests/layout/inverse_tables.hpp"
 #include "tests/source_catalog.hpp"
 #include "sim/error.hpp"
 
@@ -23,16 +24,7 @@ TEST(WgmmaLayouts, EveryLayoutIsABijectionOf128Threads) {
     SCOPED_TRACE(name);
     const FragmentLayout& l = entry.layout;
     EXPECT_EQ(l.lanes, 128);
-    EXPECT_EQ(l.lanes * l.regs * l.elems_per_reg, l.rows * l.cols);
-    for (int lane = 0; lane < l.lanes; ++lane)
-      for (int r = 0; r < l.regs; ++r)
-        for (int e = 0; e < l.elems_per_reg; ++e) {
-          const FragmentCoord& c = l.coord(lane, r, e);
-          const FragmentSlot& s = l.slot(c.problem, c.row, c.col);
-          ASSERT_EQ(s.lane, lane);
-          ASSERT_EQ(s.reg, r);
-          ASSERT_EQ(s.elem, e);
-        }
+    expect_inverse_tables(l);  // one problem: lanes x registers x elements = rows x columns
   }
 }
 
