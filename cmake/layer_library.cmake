@@ -12,7 +12,10 @@ function(ptxmma_layer_library name)
   endforeach()
   file(GLOB sources CONFIGURE_DEPENDS ${globs})
   add_library(ptxmma_${name} ${sources})
-  target_include_directories(ptxmma_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  # Headers are named from the source root, and from include/ptxmma once installed (cmake/install.cmake).
+  target_include_directories(ptxmma_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+                                                   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/ptxmma>)
+  set_target_properties(ptxmma_${name} PROPERTIES EXPORT_NAME ${name})  # ptxmma::NAME when exported
   foreach(dep IN LISTS deps)
     target_link_libraries(ptxmma_${name} PUBLIC ptxmma_${dep})
   endforeach()

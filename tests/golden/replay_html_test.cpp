@@ -9,6 +9,7 @@
 #include <regex>
 #include <string>
 
+#include "tests/browser.hpp"
 #include "tests/cli.hpp"
 #include "tests/paths.hpp"
 
@@ -103,16 +104,14 @@ TEST_F(ReplayHtml, TextAndJsonNameTheElementAndAnExplainCommandThatRuns) {
   EXPECT_NE(ex.out.find("DIFFERENT"), std::string::npos) << ex.out;
 }
 
+// build/screenshots/replay-report.png
 TEST_F(ReplayHtml, RendersInABrowserWhereOneIsInstalled) {
-  const char* browser = nullptr;
-  for (const char* b : {"chromium", "chromium-browser", "google-chrome"})
-    if (std::system((std::string("command -v ") + b + " >/dev/null 2>&1").c_str()) == 0) browser = b;
-  if (!browser) GTEST_SKIP() << "no Chromium: the report is checked by parsing only";
-  const std::string html = (dir_ / "r.html").string(), png = (dir_ / "r.png").string();
-  (void)run_cli("replay " + (dir_ / "set").string() + " --html " + html);
-  const std::string cmd = std::string(browser) + " --headless --no-sandbox --disable-gpu --window-size=1000,800 " +
-                          "--screenshot=" + png + " file://" + html + " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string browser = test::find_chromium();
+  if (browser.empty()) GTEST_SKIP() << "no Chromium: the report is checked by parsing only";
+  const fs::path html = dir_ / "r.html";
+  (void)run_cli("replay " + (dir_ / "set").string() + " --html " + html.string());
+  const std::string png = test::screenshot(browser, html, "replay-report", 1400, 1600);
+  ASSERT_FALSE(png.empty()) << browser << " failed on " << html;
   EXPECT_GT(fs::file_size(png), 20000U);  // a blank page is a few kilobytes
 }
 

@@ -2,6 +2,7 @@
 // checked against them here: counts per operand, and each cell's label against its data-*.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -9,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "tests/browser.hpp"
 #include "tests/cli.hpp"
 
 namespace ptxmma {
@@ -86,18 +88,31 @@ TEST(LayoutSvg, DescriptorChunksCoverTheOperandOnce) {
   EXPECT_NE(svg.find(R"(data-address="0x90" data-row="1" data-k="0-7")"), std::string::npos);
 }
 
+// Each kind of picture (docs/pictures.md) at its own size, at most 4096 pixels a side (the b1
+// picture is far larger): build/screenshots/layout-*.png.
 TEST(LayoutSvg, RendersInABrowserWhereOneIsInstalled) {
-  const char* browser = nullptr;
-  for (const char* b : {"chromium", "chromium-browser", "google-chrome"})
-    if (std::system((std::string("command -v ") + b + " >/dev/null 2>&1").c_str()) == 0) browser = b;
-  if (!browser) GTEST_SKIP() << "no Chromium: the pictures are checked by parsing only";
-  const std::string svg = ::testing::TempDir() + "shot.svg", png = ::testing::TempDir() + "shot.png";
-  ASSERT_EQ(run_cli("layout mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 --operand a --svg " + svg).status, 0);
-  const std::string cmd = std::string(browser) + " --headless --no-sandbox --disable-gpu --window-size=1100,1300 " +
-                          "--screenshot=" + png + " file://" + svg + " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
-  // A white page of this size compresses to a few kilobytes; the coloured grid does not.
-  EXPECT_GT(std::filesystem::file_size(png), 20000U);
+  const std::string browser = test::find_chromium();
+  if (browser.empty()) GTEST_SKIP() << "no Chromium: the pictures are checked by parsing only";
+  const std::pair<const char*, const char*> pictures[] = {
+      {"layout-m16n8k16-f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
+      {"layout-m16n8k256-b1", "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc"},
+      {"layout-wgmma-descriptor-a", "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 --desc-a 0x4000004000010000 "
+                                    "--desc-b 0x4000004000010400 --operand a"},
+      {"layout-wgmma-d", "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 --operand d"},
+  };
+  static const std::regex size(R"re(<svg [^>]*width="(\d+)" height="(\d+)")re");
+  for (const auto& [name, args] : pictures) {
+    const std::string svg = ::testing::TempDir() + name + ".svg";
+    ASSERT_EQ(run_cli(std::string("layout ") + args + " --svg " + svg).status, 0) << args;
+    std::smatch m;
+    const std::string head = slurp(svg).substr(0, 1000);
+    ASSERT_TRUE(std::regex_search(head, m, size)) << svg;
+    const std::string png =
+        test::screenshot(browser, svg, name, std::min(std::stoi(m[1]), 4096), std::min(std::stoi(m[2]), 4096));
+    ASSERT_FALSE(png.empty()) << browser << " failed on " << svg;
+    // A white page of this size compresses to a few kilobytes; the coloured grid does not.
+    EXPECT_GT(std::filesystem::file_size(png), 20000U) << png;
+  }
 }
 
 }  // namespace

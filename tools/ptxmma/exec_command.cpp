@@ -15,15 +15,25 @@
 
 #include "sim/error.hpp"
 #include "sim/util/config_dir.hpp"
+#include "sim/util/program_dir.hpp"
 #include "tools/ptxmma/commands.hpp"
 
 namespace ptxmma::cli {
 namespace {
 
-// Where libcudart.so.13 of tools/cudart is: $PTXMMA_CUDART_DIR, else the build tree's.
+// Where libcudart.so.13 of tools/cudart is: $PTXMMA_CUDART_DIR; else an installed program's, found
+// from its own folder (the prefix may be moved); else the build tree's. The paths are defined for
+// this file alone (tools/CMakeLists.txt), so that the other objects compile the same in any checkout.
 std::string cudart_dir() {
   if (const char* env = std::getenv("PTXMMA_CUDART_DIR"); env && *env) return env;
-  return PTXMMA_CUDART_DIR;
+  std::vector<std::string> tried;
+  if (const auto dir = program_dir()) tried.push_back((*dir / PTXMMA_CUDART_DIR_FROM_PROGRAM).lexically_normal());
+  tried.push_back(PTXMMA_BUILD_CUDART_DIR);
+  for (const auto& dir : tried)
+    if (std::filesystem::exists(std::filesystem::path(dir) / "libcudart.so.13")) return dir;
+  throw Error(fmt::format(
+      "exec: ptxmma's libcudart.so.13 was not found (looked in {}); set PTXMMA_CUDART_DIR to its folder",
+      fmt::join(tried, ", ")));
 }
 
 // nvcc links the CUDA runtime statically unless told otherwise; such a program never loads ours.

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -5,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
+#include "sim/util/config_dir.hpp"
 #include "tools/ptxmma/budget_options.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
@@ -21,6 +23,9 @@ int main(int argc, char** argv) {
     spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::from_str(level));
   });
   spdlog::set_pattern("[%l] %v");
+  // Names the configs/ in use: an installed program finds its prefix's (docs/install.md).
+  app.set_version_flag("--version",
+                       [] { return fmt::format("ptxmma {}\nconfigs: {}", PTXMMA_VERSION, ptxmma::config_dir()); });
   ptxmma::cli::add_budget_options(app);
   ptxmma::cli::add_format_command(app);
   ptxmma::cli::add_layout_command(app);
