@@ -1,5 +1,5 @@
-# Bad input from Python raises ValueError naming the argument (or carrying the CLI's message);
-# nothing crashes the interpreter.
+# Bad input from Python raises ValueError naming the argument (or carrying the CLI's message), a
+# missing path FileNotFoundError; nothing crashes the interpreter.
 import numpy as np
 import pytest
 
@@ -41,13 +41,14 @@ def test_wrong_shape():
 
 
 def test_wrong_dtype():
-    raises(r"^A: float32 elements are f32/tf32", ptxmma.mma, F16, A.astype(np.float32), B)
     raises(r"^B: complex128 arrays cannot hold f16", ptxmma.mma, F16, A, B.astype(complex))
-    raises(r"^A: bit patterns of f16 are 16-bit", ptxmma.mma, F16, np.full((16, 16), 1 << 16, np.uint32), B)
-    raises(r"^dtype: A of this instruction is f16, not bf16", ptxmma.mma, F16, A.view(np.uint16), B, dtype="bf16")
+    raises(r"^A: bit patterns of f16 are 16-bit unsigned values \(A\[0\]\[0\] = 65536\)", ptxmma.mma, F16,
+           np.full((16, 16), 1 << 16, np.uint32), B, bits=True)
+    raises(r"^dtype: A of this instruction is f16, not bf16", ptxmma.mma, F16, A.view(np.uint16), B, dtype="bf16",
+           bits=True)
     raises(r"^dtype: unknown type", ptxmma.mma, F16, A, B, dtype="f17")
-    raises(r"^A: s8 values are -128..127", ptxmma.mma, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
-           np.full((16, 32), 300), np.zeros((32, 8), np.int8))
+    raises(r"^A: s8 values are -128..127: A\[0\]\[0\] = 300 is outside", ptxmma.mma,
+           "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", np.full((16, 32), 300), np.zeros((32, 8), np.int8))
     raises(r"^A: not an array", ptxmma.mma, F16, [[1, 2], [3]], B)
 
 
@@ -89,5 +90,13 @@ def test_ptx_errors():
     raises(r"^ptx: PTX text", w.run, b"mov.u32 %r1, 1;")
     raises(r"^%r1: expected one value per thread", w.__setitem__, "%r1", np.zeros(5, np.uint32))
     raises(r"^%r1: complex", w.__setitem__, "%r1", np.zeros(32, complex))
-    raises(r"^replay|manifest|No such|cannot", ptxmma.replay, "/nonexistent/set")
     raises(r"step limit|max", ptxmma.Warp(max_steps=10).run, ".reg .pred %p;\nL: bra L;")
+
+
+def test_missing_path_is_file_not_found(tmp_path):
+    for f in (ptxmma.replay, ptxmma.golden):
+        with pytest.raises(FileNotFoundError) as e:
+            f(tmp_path / "no-such-set")
+        assert e.value.filename == str(tmp_path / "no-such-set")
+    with pytest.raises(FileNotFoundError):
+        ptxmma.golden_cases(tmp_path / "no-such-set", 0)

@@ -49,11 +49,15 @@ def test_mma_matrices_reproduce_every_case(name):
         cs = ptxmma.golden_cases(path, i)
         for n in range(cs.a.shape[0]):
             m = {op: ptxmma.gather(instr, op, getattr(cs, op.lower())[n], raw=True) for op in "ABCD"}
-            # Alternate the two ways in: typed arrays (float16, int8, ml_dtypes...) and bit patterns.
-            if n % 2:
-                d = ptxmma.mma(instr, m["A"], m["B"], m["C"], raw=True, dtype={"A": v.types.a, "B": v.types.b})
+            # Alternate the two ways in: typed arrays (float16, int8, ml_dtypes...) and bit patterns
+            # (also where ml_dtypes is missing: gather then gives bf16, e4m3... as bit patterns).
+            typed = {op: ptxmma.gather(instr, op, getattr(cs, op.lower())[n]) for op in "ABC"}
+            as_bits = any(ptxmma.TYPES[t]["is_float"] and typed[op].dtype.kind == "u"
+                          for op, t in (("A", v.types.a), ("B", v.types.b)))
+            if n % 2 or as_bits:
+                d = ptxmma.mma(instr, m["A"], m["B"], m["C"], raw=True, dtype={"A": v.types.a, "B": v.types.b},
+                               bits=True)
             else:
-                typed = {op: ptxmma.gather(instr, op, getattr(cs, op.lower())[n]) for op in "ABC"}
                 d = ptxmma.mma(instr, typed["A"], typed["B"], typed["C"], raw=True)
             bad = np.argwhere(d != m["D"])
             assert bad.size == 0, f"{instr} case {n}: D{bad[0].tolist()} {d[tuple(bad[0])]:#x} != {m['D'][tuple(bad[0])]:#x}"
@@ -82,7 +86,7 @@ def test_wgmma_shared_images_reproduce_cases(name):
         d = ptxmma.wgmma(e.instruction, C=c, smem=cs.image[n], smem_base=int(cs.smem_base[n]),
                          desc_a=None if regs is not None else int(cs.desc_a[n]), a_regs=regs,
                          desc_b=int(cs.desc_b[n]), scale_d=bool(cs.scale_d[n]), scale_a=e.scale_a,
-                         scale_b=e.scale_b, trans_a=e.trans_a, trans_b=e.trans_b, raw=True, **sparse)
+                         scale_b=e.scale_b, trans_a=e.trans_a, trans_b=e.trans_b, raw=True, bits=True, **sparse)
         want = _accumulator(e.instruction, e.types.d, cs.d[n])
         assert np.array_equal(d, want), f"{e.label} case {n}"
 

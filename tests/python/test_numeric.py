@@ -47,7 +47,7 @@ def test_ml_dtypes_arrays_go_into_mma(ml_dtypes):
     a = rng.standard_normal((16, 32)).astype(ml_dtypes.float8_e4m3fn)
     b = rng.standard_normal((32, 8)).astype(ml_dtypes.float8_e4m3fn)
     d = ptxmma.mma(instr, a, b)
-    same = ptxmma.mma(instr, a.view(np.uint8), b.view(np.uint8), dtype="e4m3")
+    same = ptxmma.mma(instr, a.view(np.uint8), b.view(np.uint8), dtype="e4m3", bits=True)
     assert np.array_equal(d.view(np.uint32), same.view(np.uint32))
     assert np.allclose(d, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-5)
     bf = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"

@@ -34,7 +34,7 @@ def test_layout_matches_cli(cli):
 def test_scatter_gather_round_trip():
     rng = np.random.default_rng(3)
     a = rng.integers(0, 1 << 16, (16, 16), dtype=np.uint16)
-    words = ptxmma.scatter(F16, "A", a, dtype="f16")
+    words = ptxmma.scatter(F16, "A", a, dtype="f16", bits=True)
     assert words.shape == (32, 4) and words.dtype == np.uint32
     assert np.array_equal(ptxmma.gather(F16, "A", words, raw=True), a)
 
@@ -208,10 +208,10 @@ def test_wgmma_matrices_in_every_layout():
 
 
 def test_block_scaled_mma_takes_scale_matrices():
-    # mxf8f6f4 m16n8k32, A = B = 1 (e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
+    # mxf8f6f4 m16n8k32, A = B = 1 (values; e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
     # of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.
     instr = "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0"
-    ones_a, ones_b = np.full((16, 32), 0x38, np.uint8), np.full((32, 8), 0x38, np.uint8)
+    ones_a, ones_b = np.ones((16, 32)), np.ones((32, 8))
     sa = (127 - 8 + np.arange(16))[:, None]
     sb = (127 + np.arange(8))[None, :]
     d = ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", dtype="e4m3", scale_a=sa, scale_b=sb)

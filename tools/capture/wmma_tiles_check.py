@@ -99,7 +99,7 @@ def tiles(instr, tm, tn, A, B, C, ab, tc):
             for j in range(0, N, tn):
                 D[i:i + tm, j:j + tn] = np.asarray(ptxmma.mma(instr, Ap[i:i + tm, k:k + tk], B[k:k + tk, j:j + tn],
                                                               D[i:i + tm, j:j + tn], dtype={"A": ab, "B": ab, "C": tc},
-                                                              raw=True), np.uint64)
+                                                              bits=True, raw=True), np.uint64)
     return D[:M]
 
 
