@@ -273,10 +273,27 @@ def _mma_operands(instr, arch, A, B, C, dtype, bits=False, batch=False):
     return info, out
 
 
-def _scales(scale_a, scale_b):
+def _scale_codes(x, stype, arg, bits):
+    """A block-scale matrix as its codes: values that the scale type holds exactly (ue8m0: powers
+    of 2 from 2^-127 to 2^127; ue4m3: the positive e4m3 values), or codes with bits=True."""
+    if stype is None:  # not block-scaled: the simulator says so
+        return _np.ascontiguousarray(_array(x, arg), dtype=_np.uint64)
+    codes = _codes(x, stype, arg, bits=bits)
+    if not bits:
+        a = _array(x, arg)
+        bad = _c.values(codes.reshape(-1), stype).reshape(codes.shape) != a.astype(_np.float64)
+        if bad.any():
+            raise _arg_error(arg, f"{_first(arg, a, bad)} is not a {stype} value (ue8m0: a power of 2, 2^-127..2^127; "
+                                  f"ue4m3: a positive e4m3 value); scale factors are not rounded (bits=True: codes)")
+    return codes
+
+
+def _scales(info, scale_a, scale_b, bits):
     """Scale matrices as uint64 arrays of their codes (ue8m0 / ue4m3 bytes), or None."""
-    return tuple(None if x is None else _np.ascontiguousarray(_np.asarray(x), dtype=_np.uint64)
-                 for x in (scale_a, scale_b))
+    last = info["instruction"].rsplit(".", 1)[-1]
+    stype = last if info["block_scale"] and last in ("ue8m0", "ue4m3") else None
+    return tuple(None if x is None else _scale_codes(x, stype, arg, bits)
+                 for arg, x in (("scale_a", scale_a), ("scale_b", scale_b)))
 
 
 def _batched(run, operands):
@@ -313,8 +330,9 @@ def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False, scale_a=None,
     unsigned integer arrays are the encodings (tf32: the b32 container); ``dtype`` names their PTX
     type as a check (one name, or a dict per operand "A".."C"). An unsigned array for a float type
     without bits=True is an error (values or encodings: say which).
-    Block-scaled kinds take ``scale_a`` (M x V) and ``scale_b`` (V x N), V the .scale_vec, as the
-    codes of the scale type (ue8m0: 127 is 2^0; ue4m3: 0x38 is 1.0).
+    Block-scaled kinds take ``scale_a`` (M x V) and ``scale_b`` (V x N), V the .scale_vec, as values
+    the scale type holds exactly (ue8m0: powers of 2; ue4m3: positive e4m3 values; not rounded), or
+    with bits=True as its codes (ue8m0: 127 is 2^0; ue4m3: 0x38 is 1.0).
     Sparse variants (mma.sp) take A as its logical M x K matrix: of every 4 columns at most 2 hold
     nonzero elements (tf32: 1 of 2; s4/u4: 2 pairs of 8); the metadata is made from where
     they sit (sparsity selector 0), and the B rows it does not pick are not read.
@@ -322,7 +340,7 @@ def mma(instr, A, B, C=None, arch="sm_90a", dtype=None, raw=False, scale_a=None,
     """
     instr = _instr(instr)
     info, (a, b, c) = _mma_operands(instr, arch, A, B, C, dtype, bits, batch=True)
-    sa, sb = _scales(scale_a, scale_b)
+    sa, sb = _scales(info, scale_a, scale_b, bits)
     d = _batched(lambda *x: _c.mma_run(instr, arch, *x),
                  [("A", a, 2), ("B", b, 2), ("C", c, 2), ("scale_a", sa, 2), ("scale_b", sb, 2)])
     return _typed(d, info["operands"]["D"]["type"], raw)
@@ -621,9 +639,9 @@ def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=Non
             raise _arg_error("explain", "explain(instr, A, B[, C], row=, col=)")
         instr, A, B = args[:3]
         C = args[3] if len(args) == 4 else C
-        _, (a, b, c) = _mma_operands(instr, arch, A, B, C, dtype, bits)
+        info, (a, b, c) = _mma_operands(instr, arch, A, B, C, dtype, bits)
         return Record.of(_c.mma_explain(instr, arch, a, b, c, _int(problem, "problem"), _int(row, "row"),
-                                        _int(col, "col"), *_scales(scale_a, scale_b)))
+                                        _int(col, "col"), *_scales(info, scale_a, scale_b, bits)))
     if len(args) != 2:
         raise _arg_error("explain", "explain(instr, A, B[, C], row=, col=) or explain(set_dir, instr, case=, row=, col=)")
     path, instr = _path(args[0]), _instr(args[1])

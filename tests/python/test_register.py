@@ -208,15 +208,21 @@ def test_wgmma_matrices_in_every_layout():
 
 
 def test_block_scaled_mma_takes_scale_matrices():
-    # mxf8f6f4 m16n8k32, A = B = 1 (values; e4m3 0x38), ue8m0 scales: row r of A scaled by 2^(r - 8), column n
-    # of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.
+    # mxf8f6f4 m16n8k32, A = B = 1 (values; e4m3 0x38), ue8m0 scales (values): row r of A scaled by
+    # 2^(r - 8), column n of B by 2^n. Hand-derived: D[r][n] = 32 * 2^(r - 8 + n), exact in f32.
     instr = "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0"
     ones_a, ones_b = np.ones((16, 32)), np.ones((32, 8))
-    sa = (127 - 8 + np.arange(16))[:, None]
-    sb = (127 + np.arange(8))[None, :]
+    sa = 2.0 ** (np.arange(16) - 8)[:, None]
+    sb = 2.0 ** np.arange(8)[None, :]
     d = ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", dtype="e4m3", scale_a=sa, scale_b=sb)
     want = 32.0 * 2.0 ** (np.arange(16)[:, None] - 8 + np.arange(8)[None, :])
     assert np.array_equal(d, want.astype(np.float32))
+    codes = ptxmma.mma(instr, np.full((16, 32), 0x38, np.uint8), np.full((32, 8), 0x38, np.uint8), arch="sm_120a",
+                       scale_a=(127 - 8 + np.arange(16, dtype=np.uint8))[:, None],
+                       scale_b=(127 + np.arange(8, dtype=np.uint8))[None, :], bits=True)
+    assert np.array_equal(codes, d)
+    with pytest.raises(ValueError, match=r"^scale_a: scale_a\[0\]\[0\] = 119 is not a ue8m0 value"):
+        ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", scale_a=(127 - 8 + np.arange(16))[:, None], scale_b=sb)
     r = ptxmma.explain(instr, ones_a, ones_b, row=9, col=3, arch="sm_120a", dtype="e4m3", scale_a=sa, scale_b=sb)
     assert r.value == "512" and any("scale A 0x80" in s for s in r.steps)  # 32 x 2^1 x 2^3
     with pytest.raises(ValueError, match="is block-scaled: give scale_a"):
