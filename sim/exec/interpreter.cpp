@@ -62,15 +62,37 @@ void Exec::write_ext(const ptx::Operand& op, int lane, std::uint64_t v, PtxType 
 }
 
 void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
-                         bool write) {
-  if (race_reported) return;
+                         bool write, bool atomic) {
+  // A race with a copy in flight is the finding; the bytes' other checks would only repeat it.
+  if (race_reported || copies_in_flight(ins, lane, mem, addr, n, write)) return;
+  const bool local = mem == &cta.local;
+  if ((!write || atomic) && (local || mem->is_dense()) && !m.reported(KernelCheck::initcheck, ins))
+    if (const std::uint64_t i = mem->first_unwritten(addr, n); i < n && (local || m.shared_owner(cta_index, mem) >= 0))
+      m.report(KernelCheck::initcheck, ins,
+               fmt::format("{} lane {} reads {} memory {:#x}..{:#x}, and byte {:#x} was never written (an uninitialised "
+                           "read; this machine reads 0)",
+                           m.warp_name(cta_index, base / Machine::kLanes), lane, mem->space(), addr, addr + n - 1, addr + i));
+  if (race && !atomic && mem == &cta.shared && !m.reported(KernelCheck::racecheck, ins))
+    if (const auto h = race->access(addr, n, base / Machine::kLanes, static_cast<int>(&ins - p.code.data()), write, epoch))
+      m.report(KernelCheck::racecheck, ins,
+               fmt::format("{} lane {} {} shared byte {:#x}, which {} {} at line {} with no barrier between them (a "
+                           "{}-after-{} hazard)",
+                           m.warp_name(cta_index, base / Machine::kLanes), lane, write ? "writes" : "reads", h->addr,
+                           h->warp == RaceShadow::kSeveral ? std::string("several warps") : m.warp_name(cta_index, h->warp),
+                           h->wrote ? "wrote" : "read", p.code[static_cast<std::size_t>(h->pc)].loc.line,
+                           write ? "write" : "read", h->wrote ? "write" : "read"));
+}
+
+// The race of an access with a cp.async or bulk copy in flight: reported, true.
+bool Exec::copies_in_flight(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
+                            bool write) {
   // The CTA whose shared memory it is (this one, or another of the cluster) and its copies in flight.
   int owner = cta_index;
   const AsyncCopies* cps = copies;
   const BulkCopies* blk = bulk;
   if (mem != &cta.shared) {
     owner = m.shared_owner(cta_index, mem);
-    if (owner < 0) return;  // not shared memory
+    if (owner < 0) return false;  // not shared memory
     const Machine::Units u = m.units(owner);
     cps = u.copies;
     blk = u.bulk;
@@ -88,11 +110,11 @@ void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* me
                                   p.code[static_cast<std::size_t>(l->pc)].loc.line,
                                   m.warp_name(l->cta, l->thread / Machine::kLanes), l->thread % Machine::kLanes,
                                   l->first(), l->end() - 1, l->mbar));
-      return;
+      return true;
     }
-  if (!cps || cps->idle()) return;
+  if (!cps || cps->idle()) return false;
   const AsyncCopies::Copy* c = cps->target(addr, n);
-  if (!c) return;
+  if (!c) return false;
   race_reported = true;
   m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the cp.async at line {} ({} lane {}) is "
                               "still copying into {:#x}..{:#x}: its group has not been waited for (a data race; "
@@ -101,6 +123,7 @@ void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* me
                               p.code[static_cast<std::size_t>(c->pc)].loc.line,
                               m.warp_name(owner, c->thread / Machine::kLanes), c->thread % Machine::kLanes, c->dst,
                               c->dst + static_cast<std::uint32_t>(c->size) - 1));
+  return true;
 }
 
 std::uint64_t Exec::address(const ptx::Operand& op, int lane) const {
@@ -537,8 +560,24 @@ void Machine::diagnose(const Instruction& ins, const std::string& what) {
   sum_.warnings.push_back(ptx::Diagnostic{prog_.file, ins.loc, what, true});
 }
 
+void Machine::report(KernelCheck check, const Instruction& ins, const std::string& what) {
+  if (reported(check, ins)) return;
+  reported_[static_cast<std::size_t>(&ins - prog_.code.data())] |= static_cast<std::uint8_t>(1U << static_cast<int>(check));
+  diagnose(ins, fmt::format("{}: {}", name(check), what));
+}
+
+bool Machine::reported(KernelCheck check, const Instruction& ins) const {
+  return (reported_[static_cast<std::size_t>(&ins - prog_.code.data())] >> static_cast<int>(check)) & 1U;
+}
+
+std::uint32_t Machine::sync_epoch(int c) const {
+  const CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+  return static_cast<std::uint32_t>(cr.barriers + cr.mbar.completions + clusters_[static_cast<std::size_t>(cur_cluster_)].phase);
+}
+
 void Machine::start() {
   sum_ = RunSummary{};
+  reported_.assign(prog_.code.size(), 0);
   sum_.steps.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(threads()), 0);
   sum_.exited.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(warps_), 0);
   runs_.assign(static_cast<std::size_t>(ctas()), CtaRun{});
@@ -575,6 +614,7 @@ void Machine::begin_cta() {
   cr.bulk.emplace(threads(), cta.shared.size());
   cr.arrived.assign(static_cast<std::size_t>(threads()), 0);
   cr.is = CtaIs::running;
+  if (warps_ > 1) cr.race.emplace(cta.shared.size());
   if (frame_bytes_ > 0) cta.local = Memory::dense("local", frame_bytes_ * static_cast<std::uint64_t>(threads()));
   cr.warps.assign(static_cast<std::size_t>(warps_), WarpRun{});
   for (int w = 0; w < warps_; ++w) {
@@ -711,6 +751,8 @@ Machine::CtaProgress Machine::complete_cta() {
   // A CTA barrier completes when every warp that has not exited waits at it (same barrier number);
   // a bar.red's reduction is then written to every thread's destination.
   if (barrier_waiting == live && barrier_ids.size() == 1) {
+    ++cr.barriers;
+    barrier_synccheck(barrier_waiting);
     bool reduce = false;
     for (WarpRun& r : ws) {
       r.released = !r.stack.empty();
@@ -748,6 +790,41 @@ Machine::CtaProgress Machine::complete_cta() {
     out.moved = true;
   }
   return out;
+}
+
+// synccheck at a CTA barrier that completes with `arriving` warps of CTA cur_cta_ waiting: a warp
+// that arrives with lanes on another path (only .aligned barriers are refused outright, in bar()),
+// thread counts that differ between the warps or from the threads that arrive.
+void Machine::barrier_synccheck(int arriving) {
+  const CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
+  int first = -1;
+  std::uint64_t first_count = 0;
+  for (int w = 0; w < warps_; ++w) {
+    const WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
+    if (r.stack.empty() || r.waiting < 0) continue;
+    const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
+    const std::uint32_t path = r.stack.back().mask, live = r.launch & ~r.exited;
+    if (path != live)
+      report(KernelCheck::synccheck, ins,
+             fmt::format("{} reaches the barrier with lanes {} while its lanes {} are on another path (a divergent "
+                         "barrier: this machine completes barriers warp by warp)",
+                         warp_name(cur_cta_, w), exec::lane_list(path), exec::lane_list(live & ~path)));
+    if (ins.d.mode != 0 || ins.ops.size() != 2) continue;
+    const int lane = std::countr_zero(path);
+    const std::uint64_t count = exec::Exec(*this, 0, w, cur_cta_).read(ins.ops[1], lane);
+    if (first < 0) {
+      first = w;
+      first_count = count;
+      if (count != static_cast<std::uint64_t>(arriving) * kLanes)
+        report(KernelCheck::synccheck, ins,
+               fmt::format("{} waits at the barrier for {} threads, but {} warps ({} threads) arrive", warp_name(cur_cta_, w),
+                           count, arriving, arriving * kLanes));
+    } else if (count != first_count) {
+      report(KernelCheck::synccheck, ins,
+             fmt::format("{} waits at the barrier for {} threads, {} for {}: the warps of one barrier give different "
+                         "thread counts", warp_name(cur_cta_, w), count, warp_name(cur_cta_, first), first_count));
+    }
+  }
 }
 
 // The executing lanes of warp w of CTA c at the instruction it waits at (its path, guard true).
@@ -893,6 +970,7 @@ void Machine::finish_cta() {
                          "wait on its mbarrier completed it; its bytes were written then)",
                          warp_name(l->cta, l->thread / kLanes), l->thread % kLanes));
   cr.is = CtaIs::finished;
+  cr.race.reset();
   cta(cur_cta_).local = Memory::dense("local", 0);
 }
 
@@ -1106,6 +1184,10 @@ void Machine::execute(int w) {
       x.copies = &*cr.copies;
       x.bulk = &*cr.bulk;
       x.mbar = &cr.mbar;
+      if (cr.race) {
+        x.race = &*cr.race;
+        x.epoch = sync_epoch(cur_cta_);
+      }
       try {
         if (lanes != 0 || ins.d.sync) prep.fns[static_cast<std::size_t>(pc)](x, ins, lanes);
       } catch (const ptx::PtxError&) {

@@ -50,7 +50,9 @@
 #include "sim/util/budget.hpp"
 #include "sim/exec/async_copy.hpp"
 #include "sim/exec/bulk_copy.hpp"
+#include "sim/exec/kernel_check.hpp"
 #include "sim/exec/mbarrier.hpp"
+#include "sim/exec/race_shadow.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/cta.hpp"
 #include "sim/state/grid.hpp"
@@ -219,6 +221,11 @@ class Machine {
 
   // A diagnostic of the running instruction: a warning in summary(), or thrown under strict.
   void diagnose(const ptx::Instruction& ins, const std::string& what);
+  // A finding of a kernel check (docs/kernel-checks.md): diagnosed as "<check>: what", the first
+  // time only for this instruction and check.
+  void report(KernelCheck check, const ptx::Instruction& ins, const std::string& what);
+  // Whether `check` has already reported at this instruction (a caller can skip formatting).
+  [[nodiscard]] bool reported(KernelCheck check, const ptx::Instruction& ins) const;
 
   // A thread's frame (its .local variables, then its call parameters) in its CTA's local memory:
   // thread * frame_bytes() onward (Cta::local, made when the CTA starts).
@@ -264,7 +271,12 @@ class Machine {
     MbarrierActivity mbar;
     std::vector<std::uint64_t> arrived;
     CtaIs is = CtaIs::not_started;
+    std::optional<RaceShadow> race;  // racecheck's record of its shared memory, while it runs (several warps)
+    std::uint32_t barriers = 0;      // CTA barriers completed
   };
+  // racecheck's synchronisation epoch of CTA c: its barriers, mbarrier phases and cluster barrier
+  // phases completed so far.
+  [[nodiscard]] std::uint32_t sync_epoch(int c) const;
   // A cluster: its CTAs (c-th run) by %cluster_ctarank, the phases of its barrier completed.
   // `resumed`: the parked warps were resumed because nothing else could run, when the mbarriers
   // had seen `resumed_changes` changes; if all park again where they were then, with no change
@@ -288,6 +300,7 @@ class Machine {
   void execute(int w);  // the next instruction of a ready warp
   bool settle();        // makes cur_ a ready warp; false when every warp has finished
   void complete_collectives();
+  void barrier_synccheck(int arriving);
   CtaProgress complete_cta();         // the collectives of the CTA cur_cta_
   bool complete_cluster_barrier();    // the cluster barrier's phase and its waiting warps
   [[noreturn]] void deadlock();
@@ -312,6 +325,7 @@ class Machine {
   std::vector<ClusterRun> clusters_;  // in the order they run
   std::vector<int> cluster_of_;       // per CTA run: its index in clusters_
   RunSummary sum_;
+  std::vector<std::uint8_t> reported_;  // per instruction, a bit per KernelCheck that has reported there
   int cur_cluster_ = 0;  // the cluster that runs
   int cur_member_ = 0;   // its CTA that runs (index in ClusterRun::ctas)
   int cur_cta_ = 0;      // that CTA (c-th run)

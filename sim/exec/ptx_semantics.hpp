@@ -37,11 +37,19 @@ class Exec {
   bool park = false;                     // set by a wait whose phase is incomplete: the warp yields
   std::uint64_t park_addr = 0;           // the shared offset of that mbarrier
 
-  // An access of [addr, addr + n) of `mem` in a lane: when `mem` is the shared memory of a CTA
-  // of the cluster (this one or another), reported (once an instruction) if a cp.async or a bulk
-  // copy in flight writes any of those bytes.
+  RaceShadow* race = nullptr;            // racecheck's record of the CTA's shared memory (several warps)
+  std::uint32_t epoch = 0;               // the CTA's synchronisation epoch (Machine::sync_epoch)
+
+  // The kernel checks of an access of [addr, addr + n) of `mem` in a lane (docs/kernel-checks.md),
+  // each reported once an instruction: when `mem` is the shared memory of a CTA of the cluster
+  // (this one or another), a cp.async or a bulk copy in flight that writes any of those bytes;
+  // initcheck: a read (an atomic reads too) of shared or local bytes nobody wrote; racecheck: an
+  // access of this CTA's shared memory that another warp wrote (or, for a write, read) with no
+  // synchronisation since (atomics are not recorded).
   void shared_access(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
-                     bool write);
+                     bool write, bool atomic = false);
+  bool copies_in_flight(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
+                        bool write);
 
   // The bits of a source operand in a lane: a register (its full width), an immediate (already
   // in the instruction's type), a special register, or a symbol's address.

@@ -83,7 +83,7 @@ void atom(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     check_aligned(lane, addr, static_cast<std::uint64_t>(bytes));
     auto [mem, a] = resolve(x, ins.d.space, addr, lane, static_cast<std::uint64_t>(bytes));
     const bool global = mem == &x.m.global();
-    x.shared_access(ins, lane, mem, a, static_cast<std::uint64_t>(bytes), true);
+    x.shared_access(ins, lane, mem, a, static_cast<std::uint64_t>(bytes), true, true);
     const std::uint64_t b = x.read(ins.ops[at + 1], lane);
     const std::uint64_t c = cas ? x.read(ins.ops[at + 2], lane) : 0;
     try {

@@ -37,6 +37,8 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
   if (dense_) {
     if (addr > data_.size() || n > data_.size() - addr) outside(space_, addr, n, data_.size());
     std::copy(bytes, bytes + n, data_.begin() + static_cast<std::ptrdiff_t>(addr));
+    if (written_.empty()) written_.assign(data_.size(), 0);
+    std::fill_n(written_.begin() + static_cast<std::ptrdiff_t>(addr), n, std::uint8_t{1});
     return;
   }
   // Page by page: one lookup for each page the bytes fall in.
@@ -62,6 +64,14 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
 void Memory::check_range(std::uint64_t addr, std::uint64_t n) const {
   if (dense_ && (addr + n < addr || addr > data_.size() || n > data_.size() - addr))
     outside(space_, addr, static_cast<std::size_t>(n), data_.size());
+}
+
+std::uint64_t Memory::first_unwritten(std::uint64_t addr, std::uint64_t n) const {
+  if (!dense_ || addr + n < addr || addr > data_.size() || n > data_.size() - addr) return n;
+  if (written_.empty()) return 0;
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (written_[addr + i] == 0) return i;
+  return n;
 }
 
 bool Memory::defined(std::uint64_t addr, std::size_t n) const {

@@ -1,6 +1,7 @@
 // Byte-addressed memory of one state space (shared, global, param, const), little-endian.
-// Dense: [0, size), zero-filled (shared memory of one CTA). Sparse: only the bytes written are
-// defined; reading any other byte is an Error (global memory given by an initial state).
+// Dense: [0, size), zero-filled (shared memory of one CTA); which bytes were written is kept for
+// initcheck (a read of the zero fill is a read of bytes nobody wrote). Sparse: only the bytes
+// written are defined; reading any other byte is an Error (global memory given by an initial state).
 #pragma once
 #include <array>
 #include <bitset>
@@ -23,6 +24,9 @@ class Memory {
   void store(std::uint64_t addr, int bytes, std::uint64_t value);
   // Whether every byte of [addr, addr + n) may be read.
   [[nodiscard]] bool defined(std::uint64_t addr, std::size_t n) const;
+  // Dense: the index of the first byte of [addr, addr + n) that no write has set; n if none (or
+  // outside the memory: the access reports that).
+  [[nodiscard]] std::uint64_t first_unwritten(std::uint64_t addr, std::uint64_t n) const;
   // Dense: the error of an access to [addr, addr + n) that does not fit (nothing when it does).
   void check_range(std::uint64_t addr, std::uint64_t n) const;
 
@@ -43,6 +47,7 @@ class Memory {
   std::string space_;
   bool dense_ = true;
   std::vector<std::uint8_t> data_;
+  std::vector<std::uint8_t> written_;  // dense: 1 for each byte written; empty until the first write
   std::map<std::uint64_t, Page> pages_;
 };
 

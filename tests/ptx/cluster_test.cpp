@@ -69,7 +69,9 @@ const char* kExchange = R"(
 TEST(Cluster, DistributedSharedMemoryBetweenCtasOfACluster) {
   for (const int n : {2, 4}) {
     const Ran r = run_ptx(kExchange, [](Ran& x) { x.machine->param().store(0, 8, 0x10000); }, cluster_of(n, 8));
-    EXPECT_TRUE(r.summary.warnings.empty());
+    // The kernel counts on shared memory starting at zero (count is never stored): initcheck says so, once.
+    ASSERT_EQ(r.summary.warnings.size(), 1U);
+    EXPECT_NE(r.summary.warnings[0].text().find("warning: initcheck: CTA (0, 0, 0) warp 0 lane 0 reads shared memory"), std::string::npos) << r.summary.warnings[0].text();
     for (int cta = 0; cta < 8; ++cta)
       for (int t = 0; t < 64; ++t) {
         const std::uint64_t a = 0x10000 + 8 * static_cast<std::uint64_t>(cta * 64 + t);
