@@ -103,7 +103,7 @@ bool Exec::copies_in_flight(const ptx::Instruction& ins, int lane, const Memory*
   if (blk && !blk->idle())
     if (const BulkCopies::Load* l = blk->target(addr, n)) {
       race_reported = true;
-      m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the bulk copy at line {} ({} lane {}) "
+      m.report(KernelCheck::racecheck, ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the bulk copy at line {} ({} lane {}) "
                                   "is still copying into {:#x}..{:#x}: no wait on its mbarrier (shared {:#x}) has seen "
                                   "its phase complete (a data race)",
                                   who(), lane, write ? "writes" : "reads", addr, addr + n - 1, where(),
@@ -116,7 +116,7 @@ bool Exec::copies_in_flight(const ptx::Instruction& ins, int lane, const Memory*
   const AsyncCopies::Copy* c = cps->target(addr, n);
   if (!c) return false;
   race_reported = true;
-  m.diagnose(ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the cp.async at line {} ({} lane {}) is "
+  m.report(KernelCheck::racecheck, ins, fmt::format("{} lane {} {} shared bytes {:#x}..{:#x}{} while the cp.async at line {} ({} lane {}) is "
                               "still copying into {:#x}..{:#x}: its group has not been waited for (a data race; "
                               "cp.async.wait_group or wait_all, then a barrier when another thread reads it)",
                               who(), lane, write ? "writes" : "reads", addr, addr + n - 1, where(),

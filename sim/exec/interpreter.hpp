@@ -23,7 +23,7 @@
 // CTA rank order (%cluster_ctarank), warp 0 first. When no warp can go on, the collectives whose
 // participants have all arrived complete (the wgmma runs on the four warps' registers) and their
 // warps go on; if none can, the cluster is deadlocked and the run stops with an error. The order is deterministic, so a program with a data race runs the
-// same way every time (it is not detected).
+// same way every time; the kernel checks (sim/exec/kernel_check.hpp) report shared-memory races.
 //
 // wgmma's asynchronous semantics (sim/exec/wgmma_async.hpp): a wgmma.mma_async writes its
 // accumulators when it runs, but until a wgmma.wait_group retires its group, any other use of

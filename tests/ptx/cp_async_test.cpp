@@ -80,7 +80,7 @@ ld.shared.u32 %r2, [12];
 )";
   const Ran r = run_ptx(racy, fill_global);
   EXPECT_EQ(warnings(r),
-            "test.ptx:12:1: warning: warp 0 lane 0 reads shared bytes 0xc..0xf while the cp.async at line 8 (warp 0 "
+            "test.ptx:12:1: warning: racecheck: warp 0 lane 0 reads shared bytes 0xc..0xf while the cp.async at line 8 (warp 0 "
             "lane 0) is still copying into 0x0..0xf: its group has not been waited for (a data race; "
             "cp.async.wait_group or wait_all, then a barrier when another thread reads it)\n");
   EXPECT_EQ(r.reg(1, "%r1"), 0U);
@@ -93,7 +93,7 @@ ld.shared.u32 %r2, [12];
   } catch (const Error& e) {
     error = e.what();
   }
-  EXPECT_EQ(error.substr(0, 63), "test.ptx:12:1: error: warp 0 lane 0 reads shared bytes 0xc..0xf");
+  EXPECT_EQ(error.substr(0, 74), "test.ptx:12:1: error: racecheck: warp 0 lane 0 reads shared bytes 0xc..0xf");
 }
 
 TEST(CpAsync, CopiesNeverWaitedForAreWrittenAtTheEndAndReported) {

@@ -44,7 +44,8 @@ void add_snippet_options(CLI::App& cmd, SnippetOptions& o) {
   cmd.add_option("--arch", o.arch, "rounding models of mma (configs/models/<arch>.yaml)");
   cmd.add_option("--max-steps", o.max_steps, "instructions per lane before the run stops (default 1000000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));  // "-1" would wrap to an endless run
-  cmd.add_flag("--strict", o.strict, "diagnostics (wgmma hazards, differing descriptors) are errors");
+  cmd.add_flag("--strict", o.strict,
+               "diagnostics (kernel checks: memcheck, initcheck, racecheck, synccheck; wgmma hazards) are errors");
   cmd.add_option("--ctas", o.ctas, "run only these CTAs of the grid, by rank (x fastest), e.g. 0-3,7 (default: all)");
 }
 
