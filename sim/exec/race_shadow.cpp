@@ -7,28 +7,29 @@ namespace ptxmma {
 std::optional<RaceShadow::Hazard> RaceShadow::access(std::uint64_t addr, std::uint64_t n, int warp, int pc, bool write,
                                                      std::uint32_t epoch) {
   if (addr >= writes_.size()) return std::nullopt;
-  const std::uint64_t end = std::min<std::uint64_t>(writes_.size(), addr + n);
+  const std::size_t first = addr, end = static_cast<std::size_t>(std::min<std::uint64_t>(writes_.size(), addr + n));
   const std::uint32_t e = epoch + 1, mine = e << 6 | static_cast<std::uint32_t>(warp), several = e << 6 | kSeveral;
-  // Another warp's access in this epoch: same epoch, different tag.
-  const auto other = [&](std::uint32_t tag) { return tag != mine && (tag >> 6) == e; };
+  // Another warp's access in this epoch: same epoch, different tag. The loops have no branch (they
+  // vectorise): every shared access of the run goes through them.
+  const auto other = [&](std::uint32_t tag) { return static_cast<unsigned>(tag != mine) & static_cast<unsigned>((tag >> 6) == e); };
+  std::uint32_t* const w = writes_.data();
+  std::uint32_t* const r = reads_.data();
+  unsigned bad = 0;
+  for (std::size_t a = first; a < end; ++a) bad |= other(w[a]) | (static_cast<unsigned>(write) & other(r[a]));
   std::optional<Hazard> found;
-  for (std::uint64_t a = addr; a < end; ++a) {
-    const std::uint32_t w = writes_[a], r = reads_[a];
-    if (other(w) || (write && other(r))) {
-      const bool wrote = other(w);
-      found = Hazard{a, static_cast<int>((wrote ? w : r) & 63U), wrote ? write_pc_[a] : read_pc_[a], wrote};
-      break;
-    }
-  }
+  if (bad)
+    for (std::size_t a = first; a < end; ++a)
+      if (other(w[a]) || (write && other(r[a]))) {
+        const bool wrote = other(w[a]) != 0;
+        found = Hazard{a, static_cast<int>((wrote ? w[a] : r[a]) & 63U), wrote ? write_pc_[a] : read_pc_[a], wrote};
+        break;
+      }
   if (write) {
-    std::fill(writes_.begin() + static_cast<std::ptrdiff_t>(addr), writes_.begin() + static_cast<std::ptrdiff_t>(end), mine);
-    std::fill(write_pc_.begin() + static_cast<std::ptrdiff_t>(addr), write_pc_.begin() + static_cast<std::ptrdiff_t>(end), pc);
+    std::fill(w + first, w + end, mine);
+    std::fill(write_pc_.data() + first, write_pc_.data() + end, pc);
   } else {
-    for (std::uint64_t a = addr; a < end; ++a) {
-      const std::uint32_t r = reads_[a];
-      reads_[a] = (r >> 6) != e || r == mine ? mine : several;
-      read_pc_[a] = pc;
-    }
+    for (std::size_t a = first; a < end; ++a) r[a] = (r[a] >> 6) != e || r[a] == mine ? mine : several;
+    std::fill(read_pc_.data() + first, read_pc_.data() + end, pc);
   }
   return found;
 }

@@ -69,9 +69,8 @@ void Memory::check_range(std::uint64_t addr, std::uint64_t n) const {
 std::uint64_t Memory::first_unwritten(std::uint64_t addr, std::uint64_t n) const {
   if (!dense_ || addr + n < addr || addr > data_.size() || n > data_.size() - addr) return n;
   if (written_.empty()) return 0;
-  for (std::uint64_t i = 0; i < n; ++i)
-    if (written_[addr + i] == 0) return i;
-  return n;
+  const auto from = written_.begin() + static_cast<std::ptrdiff_t>(addr);
+  return static_cast<std::uint64_t>(std::find(from, from + static_cast<std::ptrdiff_t>(n), std::uint8_t{0}) - from);
 }
 
 bool Memory::defined(std::uint64_t addr, std::size_t n) const {
