@@ -49,10 +49,11 @@ TEST(WmmaLayouts, MatchTheCapture) {
         for (int e = 0; e < f.elems_per_reg; ++e) {
           const FragmentCoord& c = f.coord(lane, r, e);
           const int slot = lane * slots + r * f.elems_per_reg + e, element = c.row * cols + c.col;
-          if (kind == "load")
+          if (kind == "load") {
             ASSERT_EQ(nums[static_cast<std::size_t>(slot)], element) << ptx << " lane " << lane << " reg " << r;
-          else if (r < f.distinct())  // a store reads the first copy
+          } else if (r < f.distinct()) {  // a store reads the first copy
             ASSERT_EQ(nums[static_cast<std::size_t>(element)], slot) << ptx << " lane " << lane << " reg " << r;
+          }
         }
     ++forms;
   }
@@ -121,10 +122,11 @@ TEST(WmmaInstruction, FirstTargetsFollowThePtxIsa) {
   };
   for (const Form& f : forms) {
     EXPECT_EQ(error_of([&] { (void)parse_wmma(f.ptx, f.first); }), "no error") << f.ptx;
-    if (f.before)
+    if (f.before) {
       EXPECT_NE(error_of([&] { (void)parse_wmma(f.ptx, f.before); }).find(std::string("needs ") + f.first),
                 std::string::npos)
           << f.ptx << " on " << f.before;
+    }
   }
 }
 
