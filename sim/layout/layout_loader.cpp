@@ -269,15 +269,16 @@ bool LayoutLibrary::verified_on(std::string_view target) const {
   return measured_on_.empty() || std::ranges::find(measured_on_, target) != measured_on_.end();
 }
 
-LayoutLibrary LayoutLibrary::load(const std::string& path) {
-  const YamlFile file = YamlFile::load(path);
-  LayoutLibrary lib;
+LayoutLibrary LayoutLibrary::from(const YamlFile& file) {
   auto r = Loader(file).run();
+  LayoutLibrary lib;
   lib.entries_ = std::move(r.entries);
   lib.templates_ = std::move(r.templates);
   lib.measured_on_ = std::move(r.measured_on);
   return lib;
 }
+
+LayoutLibrary LayoutLibrary::load(const std::string& path) { return from(YamlFile::load(path)); }
 
 LayoutLibrary LayoutLibrary::parse(const std::string& yaml_text, const std::string& source_name) {
   YamlFile file;
@@ -287,12 +288,7 @@ LayoutLibrary LayoutLibrary::parse(const std::string& yaml_text, const std::stri
   } catch (const YAML::Exception& e) {
     throw Error(fmt::format("{}:{}:{}: {}", source_name, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  LayoutLibrary lib;
-  auto r = Loader(file).run();
-  lib.entries_ = std::move(r.entries);
-  lib.templates_ = std::move(r.templates);
-  lib.measured_on_ = std::move(r.measured_on);
-  return lib;
+  return from(file);
 }
 
 std::string LayoutLibrary::instance_name(std::string_view template_name, int n) {

@@ -28,6 +28,7 @@ struct LayoutFormula {
 std::span<const std::string_view> layout_variables();
 
 struct LayoutTemplate;  // a parsed layout description (layout_loader.cpp)
+struct YamlFile;
 
 class LayoutLibrary {
  public:
@@ -66,6 +67,7 @@ class LayoutLibrary {
   [[nodiscard]] const std::map<std::string, Entry, std::less<>>& entries() const { return entries_; }
 
  private:
+  static LayoutLibrary from(const YamlFile& file);  // load and parse, once the YAML is read
   std::map<std::string, Entry, std::less<>> entries_;
   std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates_;
   std::vector<std::string> measured_on_;
