@@ -885,10 +885,11 @@ class Parser {
     if (!block_labels_.emplace(std::pair(blocks_.back(), n.text), pc).second)
       fail(n.loc, fmt::format("label '{}' is already defined in this block", n.text));
     if (lookup(n.text)) fail(n.loc, fmt::format("'{}' is a register, not a label", n.text));
-    // Program::labels names each once: a label of an inner block that repeats a name gets "name#2".
-    std::string unique = n.text;
-    for (int k = 2; prog_.labels.count(unique); ++k) unique = fmt::format("{}#{}", n.text, k);
-    prog_.labels[unique] = pc;
+    // Program::labels names each once: the k-th label of a name gets "name#k" ('#' is no
+    // identifier character, so no label of the source has that name). Counted, not searched: a
+    // search from "name#2" on was quadratic in the copies (thousands of inline-asm blocks).
+    const int k = ++label_copies_[n.text];
+    prog_.labels[k == 1 ? n.text : fmt::format("{}#{}", n.text, k)] = pc;
   }
 
   // ---- instructions ----
@@ -1236,6 +1237,7 @@ class Parser {
   std::vector<int> blocks_{0};        // the open { } blocks, innermost last (0: the module / snippet)
   std::vector<int> block_parent_{-1};  // by block number
   std::map<std::pair<int, std::string>, int> block_labels_;  // (block, label) -> instruction index
+  std::map<std::string, int> label_copies_;                  // labels of each name so far
   std::map<std::string, int> name_uses_;
   std::string chosen_;
   bool in_kernel_ = false;  // in a body: the kernel's, or cur_function_'s

@@ -41,6 +41,14 @@ TEST(Malformed, PtxBudgets) {
   EXPECT_EQ(p.code.size(), 40000U);
   EXPECT_EQ(p.lines.size(), 2U);
   EXPECT_EQ(p.line_text(2).substr(0, 21), "add.u32 %r1, %r1, 1; ");
+  // One label in each of 20,000 blocks (the fuzz seed regress-block-labels): each label's unique
+  // name was once found by trying name#2, name#3, ... in turn, quadratic in the blocks (a 4 MiB
+  // file within the default budgets would have run for hours).
+  std::string blocks;
+  for (int i = 0; i < 20000; ++i) blocks += "{ L:\nret; }\n";
+  const ptx::Program q = ptx::parse_ptx(blocks, "k.ptx");
+  EXPECT_EQ(q.labels.size(), 20000U);
+  EXPECT_EQ(q.labels.at("L#20000"), 19999);
 }
 
 TEST(Malformed, PtxKernels) {
