@@ -8,7 +8,12 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(std::uint64_t addr, std::ui
                                                      std::uint32_t epoch) {
   if (addr >= writes_.size()) return std::nullopt;
   const std::size_t first = addr, end = static_cast<std::size_t>(std::min<std::uint64_t>(writes_.size(), addr + n));
-  const std::uint32_t e = epoch + 1, mine = e << 6 | static_cast<std::uint32_t>(warp), several = e << 6 | kSeveral;
+  if (epoch - base_ >= kEpochs - 1) {
+    std::fill(writes_.begin(), writes_.end(), 0U);
+    std::fill(reads_.begin(), reads_.end(), 0U);
+    base_ = epoch;
+  }
+  const std::uint32_t e = epoch - base_ + 1, mine = e << 6 | static_cast<std::uint32_t>(warp), several = e << 6 | kSeveral;
   // Another warp's access in this epoch: same epoch, different tag. The loops have no branch (they
   // vectorise): every shared access of the run goes through them.
   const auto other = [&](std::uint32_t tag) { return static_cast<unsigned>(tag != mine) & static_cast<unsigned>((tag >> 6) == e); };

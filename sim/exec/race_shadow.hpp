@@ -28,8 +28,12 @@ class RaceShadow {
   std::optional<Hazard> access(std::uint64_t addr, std::uint64_t n, int warp, int pc, bool write, std::uint32_t epoch);
 
  private:
-  // A byte's last write and its reads as a tag: (epoch + 1) << 6 | warp (at most 32 warps a CTA;
-  // kSeveral for reads by several); 0: none. Tags make the common case (no hazard) a compare a byte.
+  // A byte's last write and its reads as a tag: (epoch - base_ + 1) << 6 | warp (at most 32 warps a
+  // CTA; kSeveral for reads by several); 0: none. Tags make the common case (no hazard) a compare a
+  // byte. They hold 26 bits of epoch: when the epoch outgrows them, every tag is forgotten and
+  // base_ moves to the epoch, which loses nothing (a synchronisation orders all that came before).
+  static constexpr std::uint32_t kEpochs = std::uint32_t{1} << 26;
+  std::uint32_t base_ = 0;
   std::vector<std::uint32_t> writes_, reads_;
   std::vector<std::int32_t> write_pc_, read_pc_;
 };
