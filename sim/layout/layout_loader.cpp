@@ -26,7 +26,9 @@ struct LayoutTemplate {
   bool is_template = false;  // "{N}" in the name
   Dim lanes, problems, rows, cols, regs, elems;
   int copies = 1;  // `copies`: the registers repeat the fragment (FragmentLayout::copies)
+  int holders = 1;  // `holders`: lanes holding each element (FragmentLayout::holders)
   Expr row, col, problem;
+  std::optional<Expr> reads;  // `reads`, with holders > 1: non-zero for the holder the product reads
   bool problem_given = false;
   LayoutFormula formula;
   std::string where;  // "file:line:col" of the name, for instantiation errors
@@ -40,8 +42,8 @@ constexpr std::array<std::string_view, kVarCount> kVariables = {"lane", "g", "t"
 // Dimensions of a template ({N} in its name) may be expressions of N.
 constexpr std::array<std::string_view, 1> kDimVariables = {"N"};
 
-constexpr std::array<std::string_view, 10> kKeys = {"rows", "cols",     "regs",    "elems", "row",
-                                                    "col",  "problems", "problem", "lanes", "copies"};
+constexpr std::array<std::string_view, 12> kKeys = {"rows",    "cols",  "regs",   "elems",   "row",  "col",
+                                                    "problems", "problem", "lanes", "copies", "holders", "reads"};
 
 LayoutLibrary::Entry build(const LayoutTemplate& t, int n);
 
@@ -53,6 +55,8 @@ class Loader {
     std::map<std::string, LayoutLibrary::Entry, std::less<>> entries;
     std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates;
     std::vector<std::string> measured_on;
+    std::vector<std::string> published_for;
+    std::string published_by;
   };
 
   Result run() {
@@ -60,7 +64,16 @@ class Loader {
     if (!f_.root.IsMap() || !layouts) f_.fail(f_.root, "expected a top-level map with the key 'layouts'");
     if (!layouts.IsMap()) f_.fail(layouts, "'layouts' must be a map from layout name to its description");
     Result out;
-    out.measured_on = measured_on();
+    out.measured_on = targets("measured_on");
+    out.published_for = targets("published_for");
+    if (!out.measured_on.empty() && !out.published_for.empty())
+      f_.fail(f_.root["published_for"], "a file's layouts are either 'measured_on' or 'published_for' targets, not both");
+    if (const YAML::Node by = f_.root["published_by"]; by || !out.published_for.empty()) {
+      if (!by || !by.IsScalar() || by.as<std::string>().empty() || out.published_for.empty())
+        f_.fail(by ? by : f_.root,
+                "'published_for: [targets]' and 'published_by: SOURCE' come together (layouts taken from a publication)");
+      out.published_by = by.as<std::string>();
+    }
     for (const auto& kv : layouts) {
       const std::string name = kv.first.as<std::string>();
       if (out.entries.contains(name) || out.templates.contains(name))
@@ -80,14 +93,16 @@ class Loader {
   }
 
  private:
-  std::vector<std::string> measured_on() const {
-    const YAML::Node n = f_.root["measured_on"];
+  // A top-level list of targets (`measured_on`, `published_for`); empty if absent.
+  std::vector<std::string> targets(const char* key) const {
+    const YAML::Node n = f_.root[key];
     std::vector<std::string> out;
     if (!n) return out;
-    if (!n.IsSequence() || n.size() == 0) f_.fail(n, "'measured_on' must be a list of targets, e.g. [sm_90, sm_90a]");
+    if (!n.IsSequence() || n.size() == 0)
+      f_.fail(n, fmt::format("'{}' must be a list of targets, e.g. [sm_90, sm_90a]", key));
     for (const auto& t : n) {
       const std::string s = t.IsScalar() ? t.as<std::string>() : std::string();
-      if (!target_rank(s)) f_.fail(t, fmt::format("'measured_on': {}", unknown_target(s)));
+      if (!target_rank(s)) f_.fail(t, fmt::format("'{}': {}", key, unknown_target(s)));
       out.push_back(s);
     }
     return out;
@@ -161,7 +176,7 @@ class Loader {
       if (!known)
         fail(kv.first, name,
              fmt::format("unknown key '{}' (known: rows, cols, regs, elems, row, col, problems, problem, lanes, "
-                         "copies)",
+                         "copies, holders, reads)",
                          k));
     }
     LayoutTemplate t;
@@ -184,6 +199,17 @@ class Loader {
       t.elems = fixed("elems", integer(m, name, "elems", std::nullopt, 1, 32));
     }
     t.copies = integer(m, name, "copies", 1, 1, 8);
+    t.holders = integer(m, name, "holders", 1, 1, 8);
+    if (t.holders > 1 && !m["reads"])
+      fail(m, name, fmt::format("'holders' is {}, so 'reads' must say which holder of each element the product reads",
+                                t.holders));
+    if (t.holders == 1 && m["reads"]) fail(m["reads"], name, "'reads' chooses among the holders of 'holders' > 1");
+    std::string reads_text;
+    if (m["reads"]) {
+      auto [text, reads] = expression(m, name, "reads", nullptr);
+      reads_text = std::move(text);
+      t.reads = std::move(reads);
+    }
     auto [row_text, row] = expression(m, name, "row", nullptr);
     auto [col_text, col] = expression(m, name, "col", nullptr);
     auto [problem_text, problem] = expression(m, name, "problem", "0");
@@ -196,7 +222,7 @@ class Loader {
                                 t.problems.lo));
     const YAML::Mark mark = key.Mark();
     t.formula = LayoutFormula{problem_text, row_text, col_text,
-                              mark.is_null() ? f_.path : fmt::format("{}:{}", f_.path, mark.line + 1)};
+                              mark.is_null() ? f_.path : fmt::format("{}:{}", f_.path, mark.line + 1), reads_text};
     t.where = mark.is_null() ? f_.path : fmt::format("{}:{}:{}", f_.path, mark.line + 1, mark.column + 1);
     return t;
   }
@@ -232,6 +258,7 @@ LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
   l.regs = dim(t.regs);
   l.elems_per_reg = dim(t.elems);
   l.copies = t.copies;
+  l.holders = t.holders;
   if (l.regs % l.copies != 0)
     throw Error(fmt::format("layout {}: {} registers do not hold {} whole copies", label, l.regs, l.copies));
   if (l.problems > 1 && !t.problem_given)
@@ -239,10 +266,20 @@ LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
                             label, l.problems));
   entry.formula = t.formula;
   const int elems = l.elems_per_reg;
-  l.build([&](int lane, int r, int e) {
+  const auto values = [&](int lane, int r, int e) {
     const int wl = lane & 31;  // lane inside its warp (128-lane warpgroup layouts)
-    const std::array<std::int64_t, kVarCount> v = {lane, wl >> 2, lane & 3, r, e, r * elems + e, elems,
-                                                   wl >= 16 ? 1 : 0, (wl >> 2) & 3, lane >> 5, n};
+    return std::array<std::int64_t, kVarCount>{lane, wl >> 2, lane & 3, r, e, r * elems + e, elems,
+                                               wl >= 16 ? 1 : 0, (wl >> 2) & 3, lane >> 5, n};
+  };
+  const auto reads = [&](int lane, int r, int e) {
+    try {
+      return t.reads->eval(values(lane, r, e)) != 0;
+    } catch (const Error& ex) {
+      throw Error(fmt::format("layout {}: reads: {} at lane {} register {} element {}", label, ex.what(), lane, r, e));
+    }
+  };
+  const auto coord = [&](int lane, int r, int e) {
+    const std::array<std::int64_t, kVarCount> v = values(lane, r, e);
     const auto eval = [&](const Expr& x, const char* which) -> int {
       std::int64_t value = 0;
       try {
@@ -257,7 +294,11 @@ LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
       return static_cast<int>(value);
     };
     return FragmentCoord{eval(t.problem, "problem"), eval(t.row, "row"), eval(t.col, "col")};
-  });
+  };
+  if (t.reads)
+    l.build(coord, reads);
+  else
+    l.build(coord);
   return entry;
 }
 
@@ -269,12 +310,31 @@ bool LayoutLibrary::verified_on(std::string_view target) const {
   return measured_on_.empty() || std::ranges::find(measured_on_, target) != measured_on_.end();
 }
 
+bool LayoutLibrary::published_for(std::string_view target) const {
+  return std::ranges::find(published_for_, target) != published_for_.end();
+}
+
+bool LayoutLibrary::published(std::string_view name) const { return published_.contains(name); }
+
+void LayoutLibrary::overlay(LayoutLibrary&& arch) {
+  if (arch.published_for_.empty() || !arch.templates_.empty())
+    throw Error("an overlay holds the layouts of a publication ('published_for', 'published_by'), without templates");
+  for (auto& [name, entry] : arch.entries_) entries_.insert_or_assign(name, std::move(entry));
+  published_.insert(arch.published_.begin(), arch.published_.end());
+  published_for_ = std::move(arch.published_for_);
+  published_by_ = std::move(arch.published_by_);
+}
+
 LayoutLibrary LayoutLibrary::from(const YamlFile& file) {
   auto r = Loader(file).run();
   LayoutLibrary lib;
   lib.entries_ = std::move(r.entries);
   lib.templates_ = std::move(r.templates);
   lib.measured_on_ = std::move(r.measured_on);
+  lib.published_for_ = std::move(r.published_for);
+  lib.published_by_ = std::move(r.published_by);
+  if (!lib.published_for_.empty())
+    for (const auto& kv : lib.entries_) lib.published_.insert(kv.first);
   return lib;
 }
 

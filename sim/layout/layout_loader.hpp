@@ -1,9 +1,11 @@
 // Fragment layouts from configs/mma/layouts.yaml: each entry's row/col/problem expressions are
 // compiled once and evaluated for every (lane, register, element) into a FragmentLayout table,
-// which checks that the map is a bijection.
+// which checks that the map is a bijection (or, for a layout whose elements have `holders` > 1
+// holders, that each element has that many and the `reads` expression chooses one).
 #pragma once
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,6 +21,7 @@ struct LayoutFormula {
   std::string row;
   std::string col;
   std::string source;   // "configs/mma/layouts.yaml:57"
+  std::string reads;    // with holders > 1: which holder the product reads, else empty
 };
 
 // Variables the expressions may use, in the order the loader binds them:
@@ -49,6 +52,17 @@ class LayoutLibrary {
   [[nodiscard]] const std::vector<std::string>& measured_on() const { return measured_on_; }
   [[nodiscard]] bool verified_on(std::string_view target) const;
 
+  // The top-level `published_for: [targets]` with `published_by: SOURCE`: the layouts are taken
+  // from a publication for those targets, not measured (Volta's wmma, configs/wmma/layouts-volta.yaml).
+  // published(name): whether that layout is one of them (also after overlay()).
+  [[nodiscard]] bool published_for(std::string_view target) const;
+  [[nodiscard]] const std::string& published_by() const { return published_by_; }
+  [[nodiscard]] bool published(std::string_view name) const;
+  // Adds a publication's layouts for some targets (a library with `published_for`), replacing
+  // the layouts of the same names: the library of those targets. Called before any layout is
+  // handed out. Throws Error for a library that is not a publication's or has templates.
+  void overlay(LayoutLibrary&& arch);
+
   // Templates: a layout whose name contains "{N}" (e.g. "wgmma.d.32bit.n{N}") is not built on load;
   // its rows, cols, regs, elems, lanes and problems may be expressions of N, and its formulas may
   // use N. instantiate() builds the layout for one N (checked to be a bijection), adds it to the
@@ -71,6 +85,9 @@ class LayoutLibrary {
   std::map<std::string, Entry, std::less<>> entries_;
   std::map<std::string, std::shared_ptr<const LayoutTemplate>, std::less<>> templates_;
   std::vector<std::string> measured_on_;
+  std::vector<std::string> published_for_;
+  std::string published_by_;
+  std::set<std::string, std::less<>> published_;  // names of the published layouts
 };
 
 }  // namespace ptxmma

@@ -12,7 +12,10 @@ RegisterCodec::RegisterCodec(const FragmentLayout& l, Type t, Container c)
     : l_(&l), t_(t), c_(c), bits_(element_bits(t, c)) {}
 
 RegisterCodec::Place RegisterCodec::place(int problem, int row, int col) const {
-  const FragmentSlot& s = l_->slot(problem, row, col);
+  return place_of(l_->slot(problem, row, col));
+}
+
+RegisterCodec::Place RegisterCodec::place_of(const FragmentSlot& s) const {
   const bool wide = bits_ == 64;
   return Place{s.lane, s.reg, static_cast<std::uint32_t>(s.lane * words_per_thread() + (wide ? 2 * s.reg : s.reg)),
                static_cast<std::uint32_t>(wide ? 0 : bits_ * s.elem)};
@@ -25,16 +28,18 @@ std::uint64_t RegisterCodec::raw(std::span<const std::uint32_t> words, int row, 
 }
 
 void RegisterCodec::set_raw(std::span<std::uint32_t> words, int row, int col, std::uint64_t raw) const {
-  const Place p = place(row / l_->rows, row % l_->rows, col);
   const std::uint32_t copy_words = bits_ == 64 ? 2 * l_->distinct() : l_->distinct();
   const auto mask = static_cast<std::uint32_t>(mask_of(bits_));
-  for (int k = 0; k < l_->copies; ++k) {  // every copy holds the element
-    const std::uint32_t w = p.word + static_cast<std::uint32_t>(k) * copy_words;
-    if (bits_ == 64) {
-      words[w] = static_cast<std::uint32_t>(raw);
-      words[w + 1] = static_cast<std::uint32_t>(raw >> 32);
-    } else {
-      words[w] = (words[w] & ~(mask << p.shift)) | ((static_cast<std::uint32_t>(raw) & mask) << p.shift);
+  for (int h = 0; h < l_->holders; ++h) {  // every holder and every copy holds the element
+    const Place p = place_of(l_->holder(row / l_->rows, row % l_->rows, col, h));
+    for (int k = 0; k < l_->copies; ++k) {
+      const std::uint32_t w = p.word + static_cast<std::uint32_t>(k) * copy_words;
+      if (bits_ == 64) {
+        words[w] = static_cast<std::uint32_t>(raw);
+        words[w + 1] = static_cast<std::uint32_t>(raw >> 32);
+      } else {
+        words[w] = (words[w] & ~(mask << p.shift)) | ((static_cast<std::uint32_t>(raw) & mask) << p.shift);
+      }
     }
   }
 }

@@ -17,14 +17,16 @@ namespace ptxmma {
 class RegisterCodec {
  public:
   // Where one element sits: its thread and register, the 32-bit word of the thread-major words
-  // (a 64-bit element: its low word) and its bit offset in that word; of a layout with copies,
-  // the first (set_raw and scatter write them all).
+  // (a 64-bit element: its low word) and its bit offset in that word; of a layout with copies or
+  // several holders, the first copy of the holder the product reads (set_raw and scatter write
+  // them all).
   struct Place {
     int thread = 0, reg = 0;
     std::uint32_t word = 0, shift = 0;
   };
 
   RegisterCodec(const FragmentLayout& l, Type t, Container c = Container::packed);
+  [[nodiscard]] Place place_of(const FragmentSlot& s) const;
 
   [[nodiscard]] const FragmentLayout& layout() const { return *l_; }
   [[nodiscard]] Type type() const { return t_; }
@@ -39,7 +41,7 @@ class RegisterCodec {
   [[nodiscard]] int rows() const { return l_->problems * l_->rows; }
   [[nodiscard]] int cols() const { return l_->cols; }
 
-  [[nodiscard]] Place place(int problem, int row, int col) const;
+  [[nodiscard]] Place place(int problem, int row, int col) const;  // place_of(the chosen slot)
   // The element's bits as the register holds them (element_bits of them; FP6/FP4 in their
   // container, tf32 as its b32), and its format code; row is a stacked row.
   [[nodiscard]] std::uint64_t raw(std::span<const std::uint32_t> words, int row, int col) const;

@@ -168,7 +168,7 @@ TEST(LayoutLibrary, ErrorsNameFileLineAndLayout) {
   EXPECT_EQ(load_error(head + "    row: \"g\"\n"), "test.yaml:3:5: layout bad: missing key 'col'");
   EXPECT_EQ(load_error(head + "    row: \"g\"\n    col: \"2*t + i\"\n    colour: 1\n"),
             "test.yaml:9:5: layout bad: unknown key 'colour' (known: rows, cols, regs, elems, row, col, problems, "
-            "problem, lanes, copies)");
+            "problem, lanes, copies, holders, reads)");
   EXPECT_EQ(load_error(head + "    row: \"g / (t - t)\"\n    col: \"2*t + i\"\n"),
             "test.yaml:2:3: layout bad: row: expression \"g / (t - t)\": division by zero at lane 0 register 0 "
             "element 0");
@@ -199,6 +199,62 @@ TEST(LayoutLoader, MeasuredOnNamesTheTargetsOfTheCapture) {
   const LayoutLibrary wmma = LayoutLibrary::load(std::string(kPtxmmaSourceDir) + "/configs/wmma/layouts.yaml");
   EXPECT_EQ(wmma.measured_on(), (std::vector<std::string>{"sm_90", "sm_90a"}));
   EXPECT_TRUE(library().measured_on().empty());  // mma's: the PTX ISA's
+}
+
+// `holders`: each element is held by that many slots and `reads` picks the one the product reads
+// (Volta's wmma A and B). The covering check names the file, the layout and the first element
+// held too often, read twice or read from none of its holders.
+TEST(LayoutLoader, HoldersCoverEveryElementAndReadOne) {
+  // 8 x 4, each element in lanes 4g + t and 4g + t + 2; the product reads the one with t < 2.
+  const std::string head = "layouts:\n  two:\n    rows: 8\n    cols: 4\n    regs: 1\n    elems: 2\n    holders: 2\n";
+  const std::string cover = "    row: \"g & 7\"\n    col: \"2*(t & 1) + e\"\n";
+  const LayoutLibrary ok = LayoutLibrary::parse(head + cover + "    reads: \"t < 2\"\n", "test.yaml");
+  const FragmentLayout& l = ok.at("two");
+  EXPECT_EQ(l.holders, 2);
+  EXPECT_EQ(ok.formula("two").reads, "t < 2");
+  // (3, 1): element 1 of lanes 12 and 14.
+  EXPECT_EQ(l.slot(0, 3, 1).lane, 12);
+  EXPECT_EQ(l.holder(0, 3, 1, 1).lane, 14);
+  EXPECT_TRUE(l.chosen(12, 0, 1));
+  EXPECT_FALSE(l.chosen(14, 0, 1));
+  EXPECT_EQ(load_error(head + "    row: \"g & 7\"\n    col: \"2*(t & 1) + e\"\n    reads: \"hi == 0\"\n"),
+            "test.yaml:2:3: layout two: (problem 0, row 0, col 0) is read from two holders, lane 0 register 0 "
+            "element 0 and lane 2 register 0 element 0; 'reads' must choose one");
+  EXPECT_EQ(load_error(head + cover + "    reads: \"t < 2 && hi == 1\"\n"),
+            "test.yaml:2:3: layout two: (problem 0, row 0, col 0) is read from none of its holders (lane 0 register 0 "
+            "element 0 ... lane 2 register 0 element 0); 'reads' must choose one");
+  EXPECT_EQ(load_error(head + "    row: \"g & 3\"\n    col: \"t\"\n    reads: \"e == 0 && hi == 0\"\n"),
+            "test.yaml:2:3: layout two: (problem 0, row 0, col 0) is held by more than its 2 holders: lane 16 "
+            "register 0 element 0 too");
+  EXPECT_EQ(load_error(head + cover), "test.yaml:3:5: layout two: 'holders' is 2, so 'reads' must say which holder of "
+                                      "each element the product reads");
+  EXPECT_EQ(load_error("layouts:\n  one:\n    rows: 8\n    cols: 4\n    regs: 1\n    elems: 1\n"
+                       "    row: \"g\"\n    col: \"t\"\n    reads: \"1\"\n"),
+            "test.yaml:9:12: layout one: 'reads' chooses among the holders of 'holders' > 1");
+  EXPECT_EQ(load_error(head + "    row: \"g & 7\"\n    col: \"2*(t & 1) + e\"\n    reads: \"t <\"\n").substr(0, 48),
+            "test.yaml:10:12: layout two: reads: expression \"");
+}
+
+// `published_for` with `published_by`: layouts taken from a publication for those targets.
+TEST(LayoutLoader, PublishedForNamesTargetsAndSource) {
+  const std::string one = "layouts:\n  x:\n    rows: 8\n    cols: 4\n    regs: 1\n    elems: 1\n"
+                          "    row: \"g\"\n    col: \"t\"\n";
+  const LayoutLibrary p = LayoutLibrary::parse("published_for: [sm_70]\npublished_by: A. Paper\n" + one, "test.yaml");
+  EXPECT_TRUE(p.published_for("sm_70"));
+  EXPECT_FALSE(p.published_for("sm_75"));
+  EXPECT_TRUE(p.published("x"));
+  EXPECT_EQ(p.published_by(), "A. Paper");
+  EXPECT_EQ(load_error("published_for: [sm_70]\n" + one),
+            "test.yaml:1:1: 'published_for: [targets]' and 'published_by: SOURCE' come together (layouts taken from a "
+            "publication)");
+  EXPECT_EQ(load_error("measured_on: [sm_90]\npublished_for: [sm_70]\npublished_by: A. Paper\n" + one),
+            "test.yaml:2:16: a file's layouts are either 'measured_on' or 'published_for' targets, not both");
+  const LayoutLibrary volta =
+      LayoutLibrary::load(std::string(kPtxmmaSourceDir) + "/configs/wmma/layouts-volta.yaml");
+  EXPECT_TRUE(volta.published_for("sm_70"));
+  EXPECT_EQ(volta.published_by(), "GPGPU-Sim / Raihan et al.");
+  EXPECT_EQ(volta.at("m16n16k16.a.f16.row").holders, 2);
+  EXPECT_EQ(volta.at("m16n16.cd.32bit").holders, 1);
 }
 
 // `ptxmma layout` says when a wmma layout is assumed for the target asked for (measured on sm_90
