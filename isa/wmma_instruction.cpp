@@ -103,8 +103,16 @@ MmaInstruction parse_wmma(std::string_view text, std::string_view target, const 
   return ins;
 }
 
+MmaInstruction parse_wmma(std::string_view text, std::string_view target) {
+  return parse_wmma(text, target, wmma_catalog(target));
+}
+
 MmaInstruction parse_warp_mma(std::string_view text, std::string_view target) {
   return trim(text).starts_with("wmma") ? parse_wmma(text, target) : parse_mma(text, target);
+}
+
+WmmaTransfer parse_wmma_transfer(std::string_view text, std::string_view target) {
+  return parse_wmma_transfer(text, target, wmma_catalog(target));
 }
 
 WmmaTransfer parse_wmma_transfer(std::string_view raw, std::string_view target, const MatrixCatalog& catalog) {
@@ -146,14 +154,15 @@ WmmaTransfer parse_wmma_transfer(std::string_view raw, std::string_view target, 
                      }())));
   if (found.empty())
     fail(fmt::format("{} of {} is {}, not {}", name(x.operand), shape, one_of(types), name(x.type)));
-  x.fragment = &found.front()->layout(x.operand);
-  x.bits = element_bits(x.type, Container::packed);
+  const auto memory = [&](const MatrixVariant* v) {
+    return x.operand == Operand::a ? v->alayout : x.operand == Operand::b ? v->blayout : x.layout;
+  };
+  const auto same = std::find_if(found.begin(), found.end(), [&](const MatrixVariant* v) { return memory(v) == x.layout; });
   // Sub-byte A and B exist only as row.col: A row-major, B column-major.
-  if (x.bits < 8 && x.operand != Operand::c && x.operand != Operand::d) {
-    const MatrixLayout want = x.operand == Operand::a ? found.front()->alayout : found.front()->blayout;
-    if (x.layout != want)
-      fail(fmt::format("{} {} of {} is loaded .{} only", name(x.type), name(x.operand), shape, name(want)));
-  }
+  if (same == found.end())
+    fail(fmt::format("{} {} of {} is loaded .{} only", name(x.type), name(x.operand), shape, name(memory(found.front()))));
+  x.fragment = &(*same)->layout(x.operand);
+  x.bits = element_bits(x.type, Container::packed);
   const auto legal = std::find_if(found.begin(), found.end(),
                                   [&](const MatrixVariant* v) { return !target_shortfall(v->targets, target); });
   if (legal == found.end()) fail(*target_shortfall(found.front()->targets, target));

@@ -13,8 +13,8 @@ namespace ptxmma {
 // wmma.mma[.xor.popc|.and.popc].sync.aligned.<alayout>.<blayout>.<shape>[.rnd].<types>[.satfinite],
 // the types .dtype.ctype for f16, else .dtype.atype.btype.ctype. Throws Error "<text>: <why>" for a
 // malformed or illegal instruction, as parse_mma does.
-MmaInstruction parse_wmma(std::string_view text, std::string_view target = "sm_90a",
-                          const MatrixCatalog& catalog = wmma_catalog());
+MmaInstruction parse_wmma(std::string_view text, std::string_view target = "sm_90a");
+MmaInstruction parse_wmma(std::string_view text, std::string_view target, const MatrixCatalog& catalog);
 
 // An instruction of a warp-level family whose operands are register fragments: parse_wmma for
 // "wmma.mma...", else parse_mma. Tools that take either (replay, explain, layout, test vectors,
@@ -47,8 +47,9 @@ struct WmmaTransfer {
 
 // Throws Error "<text>: <why>": a malformed instruction, a type the operand does not take, a
 // layout the shape's sub-byte fragments do not take (.row for A, .col for B), a shape or type
-// `target` does not have.
-WmmaTransfer parse_wmma_transfer(std::string_view text, std::string_view target = "sm_90a",
-                                 const MatrixCatalog& catalog = wmma_catalog());
+// `target` does not have. The fragment is the target's (wmma_catalog(target)) and, for A and B,
+// that of the memory layout (Volta's differ between .row and .col).
+WmmaTransfer parse_wmma_transfer(std::string_view text, std::string_view target = "sm_90a");
+WmmaTransfer parse_wmma_transfer(std::string_view text, std::string_view target, const MatrixCatalog& catalog);
 
 }  // namespace ptxmma

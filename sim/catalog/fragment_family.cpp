@@ -156,9 +156,17 @@ void FragmentFamily::expand(const CatalogRow& r, const std::function<void(Matrix
                   const auto named = [&](const std::string& s) {
                     return substitute(substitute(s, "{alayout}", ptxmma::name(v.alayout)), "{blayout}", ptxmma::name(v.blayout));
                   };
+                  // An architecture's layouts may give A or B per memory layout: NAME.row and
+                  // NAME.col take NAME's place (Volta's wmma, configs/wmma/layouts-volta.yaml).
+                  const auto loaded = [&](const std::string& s, MatrixLayout l) {
+                    std::string own = s + "." + std::string(ptxmma::name(l));
+                    return r.has_layout(own) ? own : s;
+                  };
                   const Shape& sh = *shape;
-                  v.la = &r.fragment(r["a"], Operand::a, named(fa.first), 0, fa.second, at, container, sh.m, v.a_cols());
-                  v.lb = &r.fragment(r["b"], Operand::b, named(fb.first), 0, fb.second, bt, container, sh.k, sh.n);
+                  v.la = &r.fragment(r["a"], Operand::a, loaded(named(fa.first), v.alayout), 0, fa.second, at, container,
+                                     sh.m, v.a_cols());
+                  v.lb = &r.fragment(r["b"], Operand::b, loaded(named(fb.first), v.blayout), 0, fb.second, bt, container,
+                                     sh.k, sh.n);
                   v.lc = &accumulator_fragment(r, accumulator(ct, Operand::c), Operand::c, ct, container, sh);
                   v.ld = &accumulator_fragment(r, accumulator(dt, Operand::d), Operand::d, dt, container, sh);
                   if (v.la->problems != v.lb->problems || v.la->problems != v.lc->problems ||

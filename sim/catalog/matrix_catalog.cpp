@@ -295,12 +295,22 @@ class CatalogLoader {
 
 // ---- the catalogue -------------------------------------------------------------------------------
 
-MatrixCatalog MatrixCatalog::load(const std::string& config_dir, CatalogFamily&& family) {
+MatrixCatalog MatrixCatalog::load(const std::string& config_dir, CatalogFamily&& family,
+                                  const std::string& arch_layouts) {
   MatrixCatalog c;
   c.family_ = std::string(family.name());
   c.spell_ = family.spelling();
   const std::string dir = config_dir + "/" + c.family_;
   c.layouts_ = LayoutLibrary::load(dir + "/layouts.yaml");
+  if (!arch_layouts.empty()) {
+    const std::string path = dir + "/" + arch_layouts;
+    LayoutLibrary arch = LayoutLibrary::load(path);
+    try {
+      c.layouts_.overlay(std::move(arch));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: {}", path, e.what()));
+    }
+  }
   c.sparse_ = SparseLibrary::load(config_dir + "/mma/sparse.yaml");
   const YamlFile f = YamlFile::load(dir + "/variants.yaml");
   c.variants_ = CatalogLoader(f, family, c.layouts_, c.sparse_).run();

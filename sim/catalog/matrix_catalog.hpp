@@ -43,6 +43,7 @@ class CatalogRow {
   [[nodiscard]] std::vector<Type> types(const char* key) const;
   [[nodiscard]] int integer(const YAML::Node& n, const std::string& what) const;
   [[nodiscard]] bool boolean(const char* key) const;  // absent: false
+  [[nodiscard]] bool has_layout(const std::string& name) const { return layouts_.find(name) != nullptr; }
   // The layout `name` of configs/<family>/layouts.yaml (a template "...{N}" built for `n`), checked
   // to hold operand `op` of type `t`: `lanes` threads, `regs` registers (-1: any), rows x cols.
   [[nodiscard]] const FragmentLayout& fragment(const YAML::Node& at, Operand op, const std::string& name, int n,
@@ -91,8 +92,11 @@ class CatalogFamily {
 class MatrixCatalog {
  public:
   // Reads <config_dir>/<family>/layouts.yaml and variants.yaml, <config_dir>/mma/sparse.yaml and
-  // the family's scale file. Error messages name the file, line and catalogue row.
-  static MatrixCatalog load(const std::string& config_dir, CatalogFamily&& family);
+  // the family's scale file. Error messages name the file, line and catalogue row. `arch_layouts`,
+  // a file of <config_dir>/<family>/, holds an architecture's published layouts, which replace
+  // those of the same names (LayoutLibrary::overlay): the catalogue of those targets.
+  static MatrixCatalog load(const std::string& config_dir, CatalogFamily&& family,
+                            const std::string& arch_layouts = {});
 
   MatrixCatalog(MatrixCatalog&&) = default;
   MatrixCatalog& operator=(MatrixCatalog&&) = default;

@@ -20,6 +20,13 @@ MatrixCatalog load_wmma_catalog(const std::string& config_dir) {
   return MatrixCatalog::load(config_dir, FragmentFamily("wmma", wmma_ptx, {}, ""));
 }
 
-const MatrixCatalog& wmma_catalog() { return process_catalog<load_wmma_catalog>(); }
+MatrixCatalog load_wmma_catalog_volta(const std::string& config_dir) {
+  return MatrixCatalog::load(config_dir, FragmentFamily("wmma", wmma_ptx, {}, ""), "layouts-volta.yaml");
+}
+
+const MatrixCatalog& wmma_catalog(std::string_view target) {
+  const MatrixCatalog& volta = process_catalog<load_wmma_catalog_volta>();
+  return volta.layouts().published_for(target) ? volta : process_catalog<load_wmma_catalog>();
+}
 
 }  // namespace ptxmma

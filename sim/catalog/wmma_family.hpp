@@ -18,8 +18,12 @@ std::string wmma_ptx(const MatrixSelector& s);
 
 // Reads <config_dir>/wmma/: layouts.yaml and variants.yaml.
 MatrixCatalog load_wmma_catalog(const std::string& config_dir);
+// The same with Volta's published layouts (layouts-volta.yaml) in place of sm_90's where it has them.
+MatrixCatalog load_wmma_catalog_volta(const std::string& config_dir);
 
-// The process-wide catalogue (process_catalog).
-const MatrixCatalog& wmma_catalog();
+// The process-wide catalogue of a target (process_catalog): Volta's for the targets its layouts
+// are published for, else the one of sm_90's layouts. The variants and their legality are the
+// same in both; only fragment layouts differ.
+const MatrixCatalog& wmma_catalog(std::string_view target = "sm_90a");
 
 }  // namespace ptxmma

@@ -262,9 +262,10 @@ void cp_async(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 // wmma.load / wmma.store: one matrix for the warp, at an address and stride all lanes give alike.
 // Element (i, j) is at element offset i * stride + j (.row) or j * stride + i (.col); each lane
 // moves the elements of its fragment slots (configs/wmma/layouts.yaml), a load filling every
-// copy. The PTX ISA asks the address and every row start to be aligned to the fragment's size;
-// the H200 ran rows aligned to 16 bytes only (docs/hardware/wmma-sm90.md), so a shortfall is a
-// warning; an element that is not aligned to its own size is an error.
+// copy and holder, a store writing each element once, from the holder the product reads. The PTX
+// ISA asks the address and every row start to be aligned to the fragment's size; the H200 ran rows
+// aligned to 16 bytes only (docs/hardware/wmma-sm90.md), so a shortfall is a warning; an element
+// that is not aligned to its own size is an error.
 void wmma_transfer(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   whole_warp(ins, lanes);
   const WmmaTransfer& w = *ins.d.wmma;
@@ -303,6 +304,7 @@ void wmma_transfer(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       const Operand& reg = regs.elems[static_cast<std::size_t>(r)];
       std::uint64_t word = load ? 0 : x.read(reg, lane);
       for (int e = 0; e < f.elems_per_reg; ++e) {
+        if (!load && !f.chosen(lane, r, e)) continue;
         const FragmentCoord& c = f.coord(lane, r, e);
         const std::uint64_t bit = (p * 8) + w.offset(c.row, c.col, stride) * static_cast<std::uint64_t>(w.bits);
         const std::uint64_t bytes = w.bits < 8 ? 1 : static_cast<std::uint64_t>(w.bits / 8);

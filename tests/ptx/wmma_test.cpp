@@ -1,5 +1,6 @@
 // wmma.load and wmma.store in the interpreter: addressing (row and column major, strides,
-// sub-byte elements), the copies of f16 fragments, and the located errors of bad operands.
+// sub-byte elements), the copies of f16 fragments, Volta's two holders, and the located errors of
+// bad operands.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -70,7 +71,7 @@ TEST(Wmma, LoadsFillCopiesAndSubByteElements) {
   EXPECT_EQ(r.reg(5, "%s"), 0x17161514U);
 }
 
-// f16 bits of a small integer (|n| <= 16): exact.
+// f16 bits of a small integer (|n| < 2048): exact.
 std::uint64_t f16_of(int n) {
   if (n == 0) return 0;
   const std::uint64_t sign = n < 0 ? 0x8000U : 0U;
@@ -79,10 +80,108 @@ std::uint64_t f16_of(int n) {
   return sign | static_cast<std::uint64_t>((e + 15) << 10) | static_cast<std::uint64_t>(((m << 10) >> e) & 0x3ff);
 }
 
-// On sm_70 (whose fragments ptxmma assumes from sm_90's, docs/hardware/wmma-layouts-published.md)
-// a load / mma / store program still computes D = A B + C exactly: the result does not depend on
-// the fragment layout. Small integers keep every product and sum exact.
+std::uint64_t f32_of(int n) {
+  const auto f = static_cast<float>(n);
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+// Small integers keep every product and sum exact, whatever the order and the accumulator.
+int a_of(int i, int k) { return (i + 2 * k) % 7 - 3; }
+int b_of(int k, int j) { return (3 * k + j) % 5 - 2; }
+int d_of(int i, int j) {
+  int d = i - j;
+  for (int k = 0; k < 16; ++k) d += a_of(i, k) * b_of(k, j);
+  return d;
+}
+
+// A load / mma / store program of m16n16k16 on `target`: A at 0x1000 (`al`), B at 0x2000 (`bl`),
+// C at 0x3000 (row-major, type `c`), D stored column-major at 0x8000 (type `d`). Returns D(i, j)
+// as stored, row-major. `between` runs after the loads.
+std::vector<std::uint64_t> product(const std::string& target, const std::string& al, const std::string& bl,
+                                   const std::string& d, const std::string& c, const std::string& between = {}) {
+  const auto regs = [](const char* p, int n) {
+    std::string s;
+    for (int k = 0; k < n; ++k) s += fmt::format("{}%{}{}", k ? "," : "", p, k);
+    return "{" + s + "}";
+  };
+  const int cn = c == "f16" ? 4 : 8, dn = d == "f16" ? 4 : 8;
+  const std::string text = fmt::format(R"(
+.version 6.0
+.target {0}
+.address_size 64
+.visible .entry k()
+{{
+  .reg .b32 %a<8>;
+  .reg .b32 %b<8>;
+  .reg .b32 %c<8>;
+  .reg .b32 %d<8>;
+  .reg .b32 %lane;
+  .reg .pred %p;
+  wmma.load.a.sync.aligned.{1}.m16n16k16.global.f16 {3}, [0x1000];
+  wmma.load.b.sync.aligned.{2}.m16n16k16.global.f16 {4}, [0x2000];
+  wmma.load.c.sync.aligned.row.m16n16k16.global.{6} {5}, [0x3000];
+  mov.u32 %lane, %laneid;
+{9}
+  wmma.mma.sync.aligned.{1}.{2}.m16n16k16.{8}.{6} {7}, {3}, {4}, {5};
+  wmma.store.d.sync.aligned.col.m16n16k16.global.{8} [0x8000], {7};
+  ret;
+}}
+)",
+                                       target, al, bl, regs("a", 8), regs("b", 8), regs("c", cn), c, regs("d", dn), d,
+                                       between);
+  const int cb = c == "f16" ? 2 : 4, db = d == "f16" ? 2 : 4;
+  const Ran r = run_ptx(text, [&](Ran& x) {
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        x.machine->global().store(0x1000 + 2 * (al == "row" ? i * 16 + j : j * 16 + i), 2, f16_of(a_of(i, j)));
+        x.machine->global().store(0x2000 + 2 * (bl == "row" ? i * 16 + j : j * 16 + i), 2, f16_of(b_of(i, j)));
+        x.machine->global().store(0x3000 + cb * (i * 16 + j), cb, c == "f16" ? f16_of(i - j) : f32_of(i - j));
+      }
+  });
+  std::vector<std::uint64_t> out;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) out.push_back(r.machine->global().load(0x8000 + db * (j * 16 + i), db));
+  return out;
+}
+
+// On sm_70 the fragments are Volta's as GPGPU-Sim publishes them (A and B held by two lanes each,
+// their registers depending on .row / .col: docs/hardware/wmma-layouts-published.md); a load / mma
+// / store program computes D = A B + C exactly as on sm_90a, for every memory layout and
+// accumulator type.
 TEST(Wmma, RoundTripOnSm70GivesTheExactProduct) {
+  for (const char* al : {"row", "col"})
+    for (const char* bl : {"row", "col"})
+      for (const char* d : {"f16", "f32"})
+        for (const char* c : {"f16", "f32"}) {
+          const std::vector<std::uint64_t> got = product("sm_70", al, bl, d, c);
+          for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j) {
+              const int want = d_of(i, j);
+              ASSERT_EQ(got[static_cast<std::size_t>(i * 16 + j)], std::string(d) == "f16" ? f16_of(want) : f32_of(want))
+                  << al << "." << bl << " " << d << "." << c << " D(" << i << ", " << j << ")";
+            }
+          EXPECT_EQ(got, product("sm_90a", al, bl, d, c));
+        }
+}
+
+// On sm_70 wmma.load fills both holders of an A element (lanes 0 and 8 hold row 0, all k, from
+// .row memory), and the product reads one of them: GPGPU-Sim's choice, k >= 8 from the lane whose
+// bit 3 is set. Zeroing lane 8's register 4 (A(0, 8..9)) changes D's row 0; zeroing lane 0's, not.
+TEST(Wmma, Sm70LoadsBothHoldersAndTheProductReadsOne) {
+  const auto zeroing = [](int lane) {
+    return fmt::format("  setp.eq.u32 %p, %lane, {};\n  @%p mov.b32 %a4, 0;", lane);
+  };
+  const std::vector<std::uint64_t> plain = product("sm_70", "row", "col", "f32", "f32");
+  EXPECT_EQ(product("sm_70", "row", "col", "f32", "f32", zeroing(0)), plain);
+  const std::vector<std::uint64_t> changed = product("sm_70", "row", "col", "f32", "f32", zeroing(8));
+  for (int j = 0; j < 16; ++j) {
+    const int want = d_of(0, j) - a_of(0, 8) * b_of(8, j) - a_of(0, 9) * b_of(9, j);
+    EXPECT_EQ(changed[static_cast<std::size_t>(j)], f32_of(want)) << "D(0, " << j << ")";
+  }
+  for (std::size_t x = 16; x < plain.size(); ++x) EXPECT_EQ(changed[x], plain[x]) << x;
+
   const Ran r = run_ptx(R"(
 .version 6.0
 .target sm_70
@@ -90,37 +189,18 @@ TEST(Wmma, RoundTripOnSm70GivesTheExactProduct) {
 .visible .entry k()
 {
   .reg .b32 %a<8>;
-  .reg .b32 %b<8>;
-  .reg .f32 %c<8>;
-  .reg .f32 %d<8>;
   wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%a0,%a1,%a2,%a3,%a4,%a5,%a6,%a7}, [0x1000];
-  wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%b0,%b1,%b2,%b3,%b4,%b5,%b6,%b7}, [0x2000];
-  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%c0,%c1,%c2,%c3,%c4,%c5,%c6,%c7}, [0x3000];
-  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%d0,%d1,%d2,%d3,%d4,%d5,%d6,%d7}, {%a0,%a1,%a2,%a3,%a4,%a5,%a6,%a7}, {%b0,%b1,%b2,%b3,%b4,%b5,%b6,%b7}, {%c0,%c1,%c2,%c3,%c4,%c5,%c6,%c7};
-  wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [0x8000], {%d0,%d1,%d2,%d3,%d4,%d5,%d6,%d7};
   ret;
 }
 )",
                         [](Ran& x) {
-                          for (int i = 0; i < 16; ++i)
-                            for (int j = 0; j < 16; ++j) {
-                              x.machine->global().store(0x1000 + 2 * (i * 16 + j), 2, f16_of((i + 2 * j) % 7 - 3));
-                              x.machine->global().store(0x2000 + 2 * (j * 16 + i), 2, f16_of((3 * i + j) % 5 - 2));
-                              const float c = static_cast<float>(i - j);
-                              std::uint32_t bits = 0;
-                              std::memcpy(&bits, &c, 4);
-                              x.machine->global().store(0x3000 + 4 * (i * 16 + j), 4, bits);
-                            }
+                          for (int e = 0; e < 256; ++e) x.machine->global().store(0x1000 + 2 * e, 2, static_cast<std::uint64_t>(e));
                         });
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 16; ++j) {
-      int d = i - j;
-      for (int k = 0; k < 16; ++k) d += ((i + 2 * k) % 7 - 3) * ((3 * k + j) % 5 - 2);  // B(k, j), column-major
-      const auto bits = static_cast<std::uint32_t>(r.machine->global().load(0x8000 + 4 * (j * 16 + i), 4));
-      float got = 0;
-      std::memcpy(&got, &bits, 4);
-      ASSERT_EQ(got, static_cast<float>(d)) << i << "," << j;
-    }
+  for (int q = 0; q < 8; ++q) {
+    const std::string a = fmt::format("%a{}", q);
+    EXPECT_EQ(r.reg(0, a), r.reg(8, a)) << a;
+    EXPECT_EQ(r.reg(17, a), (static_cast<std::uint64_t>(5 * 16 + 2 * q + 1) << 16) | (5 * 16 + 2 * q)) << a;  // row 5
+  }
 }
 
 TEST(Wmma, BadOperandsAreLocatedErrors) {
