@@ -258,10 +258,32 @@ TEST(LayoutLoader, PublishedForNamesTargetsAndSource) {
 }
 
 // `ptxmma layout` says when a wmma layout is assumed for the target asked for (measured on sm_90
-// only), in the text and in --json; mma's layouts, the PTX ISA's, carry no such line.
+// only), in the text and in --json; mma's layouts, the PTX ISA's, carry no such line. On sm_70 the
+// m16n16k16 layouts are Volta's, published, not verified.
 TEST(LayoutCommand, MarksWmmaLayoutsNotMeasuredOnTheTarget) {
   const std::string wmma = "layout wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 --operand a";
-  for (const char* arch : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89"}) {
+  const std::string volta = test::run_cli(wmma + " --arch sm_70").all();
+  EXPECT_TRUE(contains(volta, "fragment layouts: published (GPGPU-Sim / Raihan et al.), not verified on hardware"))
+      << volta;
+  EXPECT_TRUE(contains(volta, "layout m16n16k16.a.f16.row (")) << volta;
+  EXPECT_TRUE(contains(volta, "configs/wmma/layouts-volta.yaml:")) << volta;
+  EXPECT_TRUE(contains(volta, "each element is held by 2 lanes")) << volta;
+  EXPECT_TRUE(contains(test::run_cli(wmma + " --arch sm_70 --json -").all(),
+                       "\"published_by\": \"GPGPU-Sim / Raihan et al.\""));
+  // A wmma.load shows the fragment it fills: on Volta, that of its memory layout.
+  const std::string load = test::run_cli("layout wmma.load.a.sync.aligned.row.m16n16k16.f16 --arch sm_70").all();
+  EXPECT_TRUE(contains(load, "fragment layout: published (GPGPU-Sim / Raihan et al.), not verified on hardware"))
+      << load;
+  EXPECT_TRUE(contains(load, "layout m16n16k16.a.f16.row (")) << load;
+  EXPECT_TRUE(contains(load, "\n   T17  a0:(5,0)   a1:(5,1) ")) << load;
+  EXPECT_TRUE(contains(test::run_cli("layout wmma.load.a.sync.aligned.col.m16n16k16.f16 --arch sm_70").all(),
+                       "layout m16n16k16.a.f16.col ("));
+  const std::string h200 = test::run_cli("layout wmma.load.a.sync.aligned.col.m16n16k16.f16 --arch sm_90a").all();
+  EXPECT_TRUE(contains(h200, "layout m16n16k16.a.f16 (")) << h200;
+  EXPECT_FALSE(contains(h200, "not verified")) << h200;
+  const std::string m32 = test::run_cli("layout wmma.mma.sync.aligned.row.col.m32n8k16.f32.f32 --arch sm_70").all();
+  EXPECT_TRUE(contains(m32, "fragment layouts: measured on sm_90, sm_90a only; for sm_70 assumed from them")) << m32;
+  for (const char* arch : {"sm_75", "sm_80", "sm_86", "sm_89"}) {
     const std::string out = test::run_cli(wmma + " --arch " + arch).all();
     EXPECT_TRUE(contains(out, std::string("fragment layouts: measured on sm_90, sm_90a only; for ") + arch +
                                   " assumed from them, not verified on hardware"))

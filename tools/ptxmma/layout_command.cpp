@@ -1,12 +1,15 @@
 // `ptxmma layout INSTRUCTION [--arch sm_90a] [--operand abcd] [--view both|matrix|lanes] [--svg FILE]`:
 // where each element of A, B, C and D lives, as the matrix view (which lane/register/element holds
 // each cell) and the lane view (what each register element of each lane holds), as text or as an
-// SVG picture (layout_svg.hpp). wgmma instructions take descriptors too (wgmma_layout.hpp).
+// SVG picture (layout_svg.hpp). wgmma instructions take descriptors too (wgmma_layout.hpp);
+// wmma.load / wmma.store show the one fragment they move.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -38,8 +41,8 @@ void print_operand(std::ostream& os, const MatrixVariant& v, const LayoutLibrary
 
 // An operand's layout as JSON: for every element (problem by problem, row by row) the lane,
 // register and element that hold it.
-nlohmann::json operand_json(const MatrixVariant& v, const LayoutLibrary& lib, Operand op) {
-  const FragmentLayout& l = v.layout(op);
+nlohmann::json operand_json(const FragmentLayout& l, Type t, const LayoutLibrary& lib) {
+  const nlohmann::json published = lib.published(l.name) ? nlohmann::json(lib.published_by()) : nlohmann::json(nullptr);
   const LayoutFormula& f = lib.formula(l.name);
   nlohmann::json cells = nlohmann::json::array();
   for (int p = 0; p < l.problems; ++p)
@@ -51,10 +54,67 @@ nlohmann::json operand_json(const MatrixVariant& v, const LayoutLibrary& lib, Op
       }
       cells.push_back(std::move(row));
     }
-  return {{"layout", l.name}, {"type", std::string(name(v.type(op)))}, {"problems", l.problems}, {"rows", l.rows},
+  return {{"layout", l.name}, {"type", std::string(name(t))}, {"problems", l.problems}, {"rows", l.rows},
           {"cols", l.cols}, {"registers", l.regs}, {"elements_per_register", l.elems_per_reg},
+          {"holders", l.holders}, {"published_by", published},
           {"formula", {{"problem", f.problem}, {"row", f.row}, {"col", f.col}, {"source", f.source}}},
           {"cells", std::move(cells)}};
+}
+
+// What is unverified of an operand's layout on `arch`: nothing for the PTX ISA's layouts and those
+// measured on the target; else that it is published, or measured elsewhere and assumed.
+std::optional<std::string> unverified(const LayoutLibrary& lib, const FragmentLayout& l, const std::string& arch) {
+  if (lib.published(l.name)) return fmt::format("published ({}), not verified on hardware", lib.published_by());
+  if (lib.verified_on(arch)) return std::nullopt;
+  return fmt::format("measured on {} only; for {} assumed from them, not verified on hardware",
+                     fmt::join(lib.measured_on(), ", "), arch);
+}
+
+// The text view's lines on unverified layouts: one for all four operands where they agree, else
+// one per group of operands.
+void print_unverified(std::ostream& os, const MatrixVariant& v, const LayoutLibrary& lib, const std::string& arch) {
+  std::vector<std::pair<std::optional<std::string>, std::string>> groups;  // what is unverified, operands
+  for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d}) {
+    const std::optional<std::string> p = unverified(lib, v.layout(op), arch);
+    const auto it = std::ranges::find_if(groups, [&](const auto& g) { return g.first == p; });
+    if (it == groups.end()) groups.emplace_back(p, std::string(1, static_cast<char>('A' + static_cast<int>(op))));
+    else it->second += fmt::format(", {}", static_cast<char>('A' + static_cast<int>(op)));
+  }
+  for (const auto& [p, ops] : groups)
+    if (p)
+      os << fmt::format("fragment layouts{}: {} (docs/hardware/wmma-layouts-published.md)\n",
+                        groups.size() == 1 ? "" : " of " + ops, *p);
+}
+
+// wmma.load / wmma.store: the one fragment it moves, as the target holds it (on Volta, A's and B's
+// depend on the memory layout).
+void print_transfer(std::ostream& os, const std::string& ptx, const std::string& arch, const std::string& view,
+                    const std::string& svg, const JsonOutput& json) {
+  const WmmaTransfer x = parse_wmma_transfer(ptx, arch);
+  const LayoutLibrary& lib = wmma_catalog(arch).layouts();
+  const FragmentLayout& l = *x.fragment;
+  const std::string op(1, static_cast<char>(std::toupper(static_cast<unsigned char>(name(x.operand)[0]))));
+  if (!svg.empty()) {
+    const std::vector<SvgFragment> fr = {{op, &l, x.type}};
+    write_svg(svg, layout_svg(x.text, fr), fr, {});
+    return;
+  }
+  if (json.on()) {
+    nlohmann::json j = {{"instruction", x.text},
+                        {"target", arch},
+                        {"layouts_verified_on_hardware", lib.verified_on(arch)},
+                        {"operands", {{std::string(name(x.operand)), operand_json(l, x.type, lib)}}}};
+    json.write(j);
+    if (json.to_stdout()) return;
+  }
+  os << x.text << "\n";
+  os << fmt::format("{} as a .{} matrix in memory loads into (stores from) the registers; target {}\n", op,
+                    name(x.layout), arch);
+  if (const std::optional<std::string> u = unverified(lib, l, arch))
+    os << fmt::format("fragment layout: {} (docs/hardware/wmma-layouts-published.md)\n", *u);
+  os << "T<lane>:r<register>[<element>]; g = lane >> 2, t = lane % 4 (docs/mma-catalogue.md §0)\n\n";
+  const char* dims = x.operand == Operand::a ? "M x K" : x.operand == Operand::b ? "K x N" : "M x N";
+  print_fragment(os, op, dims, l, x.type, lib.formula(l.name), view != "lanes", view != "matrix");
 }
 
 }  // namespace
@@ -68,7 +128,8 @@ void add_layout_command(CLI::App& app) {
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("INSTRUCTION", opts->ptx,
-                  "e.g. mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 or wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16")
+                  "e.g. mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32, wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+                  "or wmma.load.a.sync.aligned.row.m16n16k16.f16 (its one fragment)")
       ->required();
   add_wgmma_layout_options(*cmd, opts->wgmma);
   cmd->add_option("--arch", opts->arch, "target the instruction must be legal on (default sm_90a)");
@@ -89,8 +150,12 @@ void add_layout_command(CLI::App& app) {
     }
     if (opts->wgmma.given())
       throw Error("--desc-a, --desc-b, --trans-a, --trans-b and --address apply to wgmma instructions only");
+    if (opts->ptx.starts_with("wmma.load") || opts->ptx.starts_with("wmma.store")) {
+      print_transfer(std::cout, opts->ptx, opts->arch, opts->view, opts->svg, opts->json);
+      return;
+    }
     const MmaInstruction ins = parse_warp_mma(opts->ptx, opts->arch);
-    const MatrixCatalog& catalog = ins.text.starts_with("wmma") ? wmma_catalog() : mma_catalog();
+    const MatrixCatalog& catalog = ins.text.starts_with("wmma") ? wmma_catalog(opts->arch) : mma_catalog();
     const MatrixVariant& v = *ins.variant;
     const auto wants = [&](char c) {
       return opts->operands.find(c) != std::string::npos ||
@@ -112,10 +177,11 @@ void add_layout_command(CLI::App& app) {
                           {"family", v.family},
                           {"target", targets_text(v.targets)},
                           {"layouts_verified_on_hardware", catalog.layouts().verified_on(opts->arch)},
+
                           {"operands", nlohmann::json::object()}};
       for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d})
         if (wants(static_cast<char>('a' + static_cast<int>(op))))
-          j["operands"][std::string(name(op))] = operand_json(v, catalog.layouts(), op);
+          j["operands"][std::string(name(op))] = operand_json(v.layout(op), v.type(op), catalog.layouts());
       opts->json.write(j);
       if (opts->json.to_stdout()) return;
     }
@@ -123,10 +189,7 @@ void add_layout_command(CLI::App& app) {
     os << ins.text << "\n";
     os << fmt::format("catalogue row {}, family {}, needs {} and PTX ISA {}; target {}\n", v.row, v.family,
                       v.targets.first, v.ptx_version, opts->arch);
-    if (!catalog.layouts().verified_on(opts->arch))
-      os << fmt::format("fragment layouts: measured on {} only; for {} assumed from them, not verified on hardware "
-                        "(docs/hardware/wmma-layouts-published.md)\n",
-                        fmt::join(catalog.layouts().measured_on(), ", "), opts->arch);
+    print_unverified(os, v, catalog.layouts(), opts->arch);
     os << "T<lane>:r<register>[<element>]; g = lane >> 2, t = lane % 4 (docs/mma-catalogue.md §0)\n\n";
     const bool matrix = opts->view != "lanes", lanes = opts->view != "matrix";
     for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d}) {

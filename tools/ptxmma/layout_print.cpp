@@ -63,6 +63,10 @@ void print_fragment(std::ostream& os, std::string_view op, std::string_view dims
                     l.lanes > 32 ? "thread" : "lane", l.elems_per_reg,
                     l.problems > 1 ? fmt::format("; problem = {}", f.problem) : "");
   os << fmt::format("   row = {}    col = {}\n", f.row, f.col);
+  if (l.holders > 1)
+    os << fmt::format("   each element is held by {} lanes; the product reads the one where {} (the matrix view "
+                      "shows it, the lane view every holder)\n",
+                      l.holders, f.reads);
 
   if (matrix) {
     for (int p = 0; p < l.problems; ++p) {
