@@ -268,8 +268,9 @@ TEST(LayoutCommand, MarksWmmaLayoutsNotMeasuredOnTheTarget) {
   EXPECT_TRUE(contains(volta, "layout m16n16k16.a.f16.row (")) << volta;
   EXPECT_TRUE(contains(volta, "configs/wmma/layouts-volta.yaml:")) << volta;
   EXPECT_TRUE(contains(volta, "each element is held by 2 lanes")) << volta;
-  EXPECT_TRUE(contains(test::run_cli(wmma + " --arch sm_70 --json -").all(),
-                       "\"published_by\": \"GPGPU-Sim / Raihan et al.\""));
+  const std::string json = test::run_cli(wmma + " --arch sm_70 --json -").all();
+  EXPECT_TRUE(contains(json, "\"published_by\": \"GPGPU-Sim / Raihan et al.\"")) << json;
+  EXPECT_TRUE(contains(json, "\"also_held_by\"")) << json;
   // A wmma.load shows the fragment it fills: on Volta, that of its memory layout.
   const std::string load = test::run_cli("layout wmma.load.a.sync.aligned.row.m16n16k16.f16 --arch sm_70").all();
   EXPECT_TRUE(contains(load, "fragment layout: published (GPGPU-Sim / Raihan et al.), not verified on hardware"))

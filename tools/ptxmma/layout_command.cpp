@@ -40,7 +40,7 @@ void print_operand(std::ostream& os, const MatrixVariant& v, const LayoutLibrary
 }
 
 // An operand's layout as JSON: for every element (problem by problem, row by row) the lane,
-// register and element that hold it.
+// register and element that hold it (the one the product reads; the others under "also_held_by").
 nlohmann::json operand_json(const FragmentLayout& l, Type t, const LayoutLibrary& lib) {
   const nlohmann::json published = lib.published(l.name) ? nlohmann::json(lib.published_by()) : nlohmann::json(nullptr);
   const LayoutFormula& f = lib.formula(l.name);
@@ -50,7 +50,12 @@ nlohmann::json operand_json(const FragmentLayout& l, Type t, const LayoutLibrary
       nlohmann::json row = nlohmann::json::array();
       for (int c = 0; c < l.cols; ++c) {
         const FragmentSlot& s = l.slot(p, r, c);
-        row.push_back({{"lane", s.lane}, {"register", s.reg}, {"element", s.elem}});
+        nlohmann::json cell = {{"lane", s.lane}, {"register", s.reg}, {"element", s.elem}};
+        for (int k = 1; k < l.holders; ++k) {  // the holders the product does not read
+          const FragmentSlot& h = l.holder(p, r, c, k);
+          cell["also_held_by"].push_back({{"lane", h.lane}, {"register", h.reg}, {"element", h.elem}});
+        }
+        row.push_back(std::move(cell));
       }
       cells.push_back(std::move(row));
     }
