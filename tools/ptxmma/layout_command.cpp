@@ -1,8 +1,9 @@
-// `ptxmma layout INSTRUCTION [--arch sm_90a] [--operand abcd] [--view both|matrix|lanes] [--svg FILE]`:
-// where each element of A, B, C and D lives, as the matrix view (which lane/register/element holds
-// each cell) and the lane view (what each register element of each lane holds), as text or as an
-// SVG picture (layout_svg.hpp). wgmma instructions take descriptors too (wgmma_layout.hpp);
-// wmma.load / wmma.store show the one fragment they move.
+// `ptxmma layout INSTRUCTION [--arch sm_90a] [--operand abcd] [--view both|matrix|lanes] [--svg FILE]
+// [--byte-id-a N --thread-id-a N --byte-id-b N --thread-id-b N]`: where each element of A, B, C and
+// D lives, as the matrix view (which lane/register/element holds each cell) and the lane view (what
+// each register element of each lane holds), and for a block-scaled mma where each scale factor
+// lives under the selectors; as text, JSON or an SVG picture (layout_svg.hpp). wgmma instructions
+// take descriptors too (wgmma_layout.hpp); wmma.load / wmma.store show the one fragment they move.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -122,12 +123,33 @@ void print_transfer(std::ostream& os, const std::string& ptx, const std::string&
   print_fragment(os, op, dims, l, x.type, lib.formula(l.name), view != "lanes", view != "matrix");
 }
 
+// Where each scale factor lives: SF_A row by row (V per row), SF_B K-block by K-block (N each).
+nlohmann::json scales_json(const ScaleSelection& s) {
+  const auto where = [&](bool a, int x, int v) {
+    const int at = s.source(a, x, v);
+    return nlohmann::json{{"lane", at / 4}, {"byte", at % 4}};
+  };
+  nlohmann::json sa = nlohmann::json::array(), sb = nlohmann::json::array();
+  for (int x = 0; x < s.layout->a.count; ++x) {
+    sa.push_back(nlohmann::json::array());
+    for (int v = 0; v < s.scale_vec; ++v) sa.back().push_back(where(true, x, v));
+  }
+  for (int v = 0; v < s.scale_vec; ++v) {
+    sb.push_back(nlohmann::json::array());
+    for (int x = 0; x < s.layout->b.count; ++x) sb.back().push_back(where(false, x, v));
+  }
+  return {{"type", std::string(name(s.type))}, {"scale_vec", s.scale_vec}, {"byte_id_a", s.byte_a},
+          {"thread_id_a", s.tid_a}, {"byte_id_b", s.byte_b}, {"thread_id_b", s.tid_b},
+          {"scale_a", std::move(sa)}, {"scale_b", std::move(sb)}};
+}
+
 }  // namespace
 
 void add_layout_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("layout", "show which lane, register and element holds each element of A, B, C, D");
   struct Opts {
     std::string ptx, arch = "sm_90a", operands = "abcd", view = "both", svg;
+    int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;  // block-scale selectors
     WgmmaLayoutOptions wgmma;
     JsonOutput json;
   };
@@ -141,14 +163,23 @@ void add_layout_command(CLI::App& app) {
   cmd->add_option("--operand", opts->operands, "which operands to show, any of a b c d (default abcd)");
   cmd->add_option("--view", opts->view, "both (default), matrix or lanes")
       ->check(CLI::IsMember({"both", "matrix", "lanes"}));
+  for (auto [flag, value] : {std::pair{"--byte-id-a", &opts->byte_a}, std::pair{"--thread-id-a", &opts->tid_a},
+                              std::pair{"--byte-id-b", &opts->byte_b}, std::pair{"--thread-id-b", &opts->tid_b}})
+    cmd->add_option(flag, *value,
+                    fmt::format("block-scaled mma: the {} selector (default 0); where scale-{}-data holds each scale "
+                                "factor under it",
+                                flag + 2, flag[std::string_view(flag).size() - 1]));
   cmd->add_option("--svg", opts->svg, "write the layouts (and descriptor pictures) as an SVG picture to FILE instead")
       ->each(check_output_path);
   opts->json.add(*cmd, "each operand's element -> lane, register, element map (mma)");
-  cmd->callback([opts] {
+  cmd->callback([opts, cmd] {
+    const bool selectors = cmd->count("--byte-id-a") + cmd->count("--thread-id-a") + cmd->count("--byte-id-b") +
+                               cmd->count("--thread-id-b") > 0;
     for (char c : opts->operands)
       if (std::string_view("abcdABCD").find(c) == std::string_view::npos)
         throw Error(fmt::format("--operand '{}': expected letters among a, b, c, d", opts->operands));
     if (opts->ptx.rfind("wgmma", 0) == 0) {
+      if (selectors) throw Error("--byte-id-a/b and --thread-id-a/b apply to block-scaled mma (.block_scale) only");
       if (opts->json.on()) throw Error("--json: the layouts of mma instructions (a wgmma's: as text or --svg)");
       print_wgmma_layout(std::cout, opts->ptx, opts->arch, opts->operands, opts->view, opts->wgmma, opts->svg);
       return;
@@ -162,6 +193,13 @@ void add_layout_command(CLI::App& app) {
     const MmaInstruction ins = parse_warp_mma(opts->ptx, opts->arch);
     const MatrixCatalog& catalog = ins.text.starts_with("wmma") ? wmma_catalog(opts->arch) : mma_catalog();
     const MatrixVariant& v = *ins.variant;
+    std::optional<ScaleSelection> scales;
+    if (v.scales) {
+      v.scales->check(v.scale_vec, opts->byte_a, opts->tid_a, opts->byte_b, opts->tid_b);
+      scales = ScaleSelection{v.scales, v.scale_vec, opts->byte_a, opts->tid_a, opts->byte_b, opts->tid_b, *v.stype};
+    } else if (selectors) {
+      throw Error("--byte-id-a/b and --thread-id-a/b apply to block-scaled mma (.block_scale) only");
+    }
     const auto wants = [&](char c) {
       return opts->operands.find(c) != std::string::npos ||
              opts->operands.find(static_cast<char>(c - 'a' + 'A')) != std::string::npos;
@@ -174,7 +212,7 @@ void add_layout_command(CLI::App& app) {
       if (same && (wants('c') || wants('d'))) fr.push_back({"C/D", &v.layout(Operand::d), v.d});
       if (!same && wants('c')) fr.push_back({"C", &v.layout(Operand::c), v.c});
       if (!same && wants('d')) fr.push_back({"D", &v.layout(Operand::d), v.d});
-      write_svg(opts->svg, layout_svg(ins.text, fr), fr, {});
+      write_svg(opts->svg, layout_svg(ins.text, fr, {}, scales), fr, {});
       return;
     }
     if (opts->json.on()) {
@@ -187,6 +225,7 @@ void add_layout_command(CLI::App& app) {
       for (Operand op : {Operand::a, Operand::b, Operand::c, Operand::d})
         if (wants(static_cast<char>('a' + static_cast<int>(op))))
           j["operands"][std::string(name(op))] = operand_json(v.layout(op), v.type(op), catalog.layouts());
+      if (scales) j["scales"] = scales_json(*scales);
       opts->json.write(j);
       if (opts->json.to_stdout()) return;
     }
@@ -205,6 +244,7 @@ void add_layout_command(CLI::App& app) {
       print_operand(os, v, catalog.layouts(), op, matrix, lanes);
       if (op == Operand::a && v.sparse != Sparsity::dense)
         print_metadata(os, "E: metadata, one .b32 register per lane", "lane", v.pattern, *v.metadata, 1);
+      if (scales && (op == Operand::a || op == Operand::b)) print_scales(os, op == Operand::a, *scales);
     }
   });
 }

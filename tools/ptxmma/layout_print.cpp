@@ -125,4 +125,39 @@ void print_metadata(std::ostream& os, std::string_view header, std::string_view 
   os << "\n";
 }
 
+void print_scales(std::ostream& os, bool a, const ScaleSelection& s) {
+  const int V = s.scale_vec, count = a ? s.layout->a.count : s.layout->b.count;
+  os << fmt::format("{}: {} scale factors ({}) in scale-{}-data, one .b32 register per lane, under byte-id-{} {} and "
+                    "thread-id-{} {} (configs/mma/block_scale.yaml)\n",
+                    a ? "SF_A" : "SF_B", a ? fmt::format("{} x {}", count, V) : fmt::format("{} x {}", V, count),
+                    name(s.type), a ? 'a' : 'b', a ? 'a' : 'b', a ? s.byte_a : s.byte_b, a ? 'a' : 'b',
+                    a ? s.tid_a : s.tid_b);
+  os << fmt::format("   T<lane>:b<byte>: byte b (bits 8b+7..8b) of the lane's register; K-block v is the K "
+                    "columns v*K/{0} .. (v+1)*K/{0} - 1 of {1}\n",
+                    V, a ? "row m of A" : "column n of B");
+  Table t;
+  const auto at = [&](int x, int v) {
+    const int src = s.source(a, x, v);
+    return fmt::format("T{}:b{}", src / 4, src % 4);
+  };
+  if (a) {
+    t.push_back({"row"});
+    for (int v = 0; v < V; ++v) t[0].push_back(fmt::format("v{}", v));
+    for (int x = 0; x < count; ++x) {
+      t.push_back({std::to_string(x)});
+      for (int v = 0; v < V; ++v) t.back().push_back(at(x, v));
+    }
+  } else {
+    t.push_back({"block"});
+    for (int x = 0; x < count; ++x) t[0].push_back(std::to_string(x));
+    for (int v = 0; v < V; ++v) {
+      t.push_back({fmt::format("v{}", v)});
+      for (int x = 0; x < count; ++x) t.back().push_back(at(x, v));
+    }
+  }
+  os << "\n";
+  print_table(os, t, "   ");
+  os << "\n";
+}
+
 }  // namespace ptxmma::cli

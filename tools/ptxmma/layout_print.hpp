@@ -7,6 +7,7 @@
 
 #include "sim/layout/fragment_layout.hpp"
 #include "sim/layout/layout_loader.hpp"
+#include "sim/layout/scale_layout.hpp"
 #include "sim/layout/sparse_metadata.hpp"
 #include "sim/numeric/type.hpp"
 
@@ -28,5 +29,21 @@ void print_fragment(std::ostream& os, std::string_view op, std::string_view dims
 // warp w reading its own threads 32w + lane (wgmma: 4); `unit` names a thread ("lane", "thread").
 void print_metadata(std::ostream& os, std::string_view header, std::string_view unit, SparsePattern p,
                     const SparseMetadata& m, int warps);
+
+// Block-scaled mma: the scale map (configs/mma/block_scale.yaml) and the instruction's selectors.
+struct ScaleSelection {
+  const ScaleLayout* layout = nullptr;
+  int scale_vec = 1;  // V: K-blocks of each row of A / column of B
+  int byte_a = 0, tid_a = 0, byte_b = 0, tid_b = 0;
+  Type type = Type::ue8m0;
+  // Where scale factor (x, v) lives, x a row of A or a column of B: lane * 4 + byte.
+  [[nodiscard]] int source(bool a, int x, int v) const {
+    return ScaleLayout::source(a ? layout->a : layout->b, scale_vec, a ? tid_a : tid_b, a ? byte_a : byte_b, x, v);
+  }
+};
+
+// SF_A (M x V) or SF_B (V x N): which lane and byte of scale-a-data / scale-b-data hold each scale
+// factor, T<lane>:b<byte>.
+void print_scales(std::ostream& os, bool a, const ScaleSelection& s);
 
 }  // namespace ptxmma::cli
