@@ -212,6 +212,40 @@ TEST(LayoutSvg, ARowsBesideDRowsAndBColumnsAboveDColumns) {
   }
 }
 
+// Dashed lines part the rows of D (and A) where the problem of m8n8k4 or the warp of a wgmma's
+// warpgroup changes, and the K rows of m8n8k4's stacked B between problems.
+TEST(LayoutSvg, ProblemsAndWarpsAreParted) {
+  static const std::regex line(R"re(<line class="part( op-B)?" x1="\d+" y1="(\d+)")re");
+  for (const std::string& args : {std::string("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"),
+                                  std::string("wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16")}) {
+    SCOPED_TRACE(args);
+    const std::string svg = svg_of(args, "parts.svg");
+    std::map<int, int> row_y, owner;  // D's row -> y, the problem or warp that holds it
+    std::map<int, int> b_row_y;       // B's first row of each problem -> y
+    const bool m8n8k4 = args.starts_with("mma");
+    const FragmentLayout* d = m8n8k4 ? &parse_warp_mma(args).variant->layout(Operand::d) : nullptr;
+    for (const Cell& c : cells(svg)) {
+      if (c.cls == "matrix op-CD" && c.data.at("col") == "0") {
+        const int row = std::stoi(c.data.at("row"));
+        row_y[row] = c.y;
+        owner[row] = m8n8k4 ? d->coord(std::stoi(c.data.at("lane")), std::stoi(c.data.at("reg")), 0).problem
+                            : std::stoi(c.data.at("lane")) / 32;
+      }
+      if (c.cls == "matrix op-B" && c.data.at("col") == "0") b_row_y[std::stoi(c.data.at("row"))] = c.y;
+    }
+    std::set<int> expected, expected_b, got, got_b;
+    for (const auto& [row, who] : owner)
+      if (row > 0 && owner.at(row - 1) != who) expected.insert(row_y.at(row));
+    if (m8n8k4)
+      for (int k = 4; k < 16; k += 4) expected_b.insert(b_row_y.at(k));  // 4 problems of K = 4
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), line); it != std::sregex_iterator(); ++it)
+      ((*it)[1].matched ? got_b : got).insert(std::stoi((*it)[2]));
+    EXPECT_EQ(expected.size(), 3U);  // 4 problems, 4 warps
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(got_b, expected_b);
+  }
+}
+
 // CIELAB of "#rrggbb" (sRGB, D65) and its relative luminance.
 struct Lab {
   double l, a, b, luminance;

@@ -206,7 +206,7 @@ void add_layout_command(CLI::App& app) {
     };
     if (!opts->svg.empty()) {
       std::vector<SvgFragment> fr;
-      if (wants('a')) fr.push_back({"A", &v.layout(Operand::a), v.a});
+      if (wants('a')) fr.push_back({"A", &v.layout(Operand::a), v.a, v.is_sparse()});
       if (wants('b')) fr.push_back({"B", &v.layout(Operand::b), v.b});
       const bool same = &v.layout(Operand::c) == &v.layout(Operand::d) && v.c == v.d;
       if (same && (wants('c') || wants('d'))) fr.push_back({"C/D", &v.layout(Operand::d), v.d});

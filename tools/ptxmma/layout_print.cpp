@@ -133,7 +133,7 @@ void print_scales(std::ostream& os, bool a, const ScaleSelection& s) {
                     name(s.type), a ? 'a' : 'b', a ? 'a' : 'b', a ? s.byte_a : s.byte_b, a ? 'a' : 'b',
                     a ? s.tid_a : s.tid_b);
   os << fmt::format("   T<lane>:b<byte>: byte b (bits 8b+7..8b) of the lane's register; K-block v is the K "
-                    "columns v*K/{0} .. (v+1)*K/{0} - 1 of {1}\n",
+                    "indices v*K/{0} .. (v+1)*K/{0} - 1 of {1}\n",
                     V, a ? "row m of A" : "column n of B");
   Table t;
   const auto at = [&](int x, int v) {

@@ -51,9 +51,9 @@ struct Canvas {
     text(x + w / 2, cy + h / 2 + kFont / 2 - 1, label);
     width = std::max(width, x + w + kMargin);
   }
-  void line(int x1, int y1, int x2, int y2, const std::string& cls) {
-    body += fmt::format("<line class=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\" stroke-width=\"2\"/>\n",
-                        cls, x1, y1, x2, y2);
+  void line(int x1, int y1, int x2, int y2, const std::string& cls, bool dashed = false) {
+    body += fmt::format("<line class=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\" stroke-width=\"2\"{}/>\n",
+                        cls, x1, y1, x2, y2, dashed ? " stroke-dasharray=\"6,3\"" : "");
   }
 };
 
@@ -156,22 +156,25 @@ void draw_fragments(Canvas& c, const std::vector<SvgFragment>& fragments, const 
            12, "start");
     c.y += 16;
   };
-  caption(a, "left", "M x K");
+  caption(a, "left", a && a->f->sparse ? "M x K/2: the stored elements, in K order" : "M x K");
   caption(b, "top", "K x N");
   caption(d, "middle", "M x N");
   caption(cm, "right of D", "M x N");
   if (sc) {
-    c.text(kMargin, c.y + 12,
-           fmt::format("scale factors ({}, .scale_vec::{}X): SF_A (left of A, M x {}) in scale-a-data under byte-id-a {}, "
-                       "thread-id-a {}; SF_B (above B, {} x N) in scale-b-data under byte-id-b {}, thread-id-b {}",
-                       name(sc->type), V, V, sc->byte_a, sc->tid_a, V, sc->byte_b, sc->tid_b),
-           12, "start");
-    c.y += 16;
-    c.text(kMargin, c.y + 12,
-           "   T<lane>:b<byte>: the byte (bits 8b+7..8b) of that lane's register; heavy lines part the K-blocks each "
-           "scale factor multiplies",
-           12, "start");
-    c.y += 16;
+    const std::string lines[] = {
+        fmt::format("SF_A (left of A): {} x {} {} scale factors in scale-a-data under byte-id-a {}, thread-id-a {}",
+                    sc->layout->a.count, V, name(sc->type), sc->byte_a, sc->tid_a),
+        fmt::format("SF_B (above B): {} x {} {} scale factors in scale-b-data under byte-id-b {}, thread-id-b {}", V,
+                    sc->layout->b.count, name(sc->type), sc->byte_b, sc->tid_b),
+        fmt::format("   T<lane>:b<byte>: byte b (bits 8b+7..8b) of the lane's register; {}",
+                    V > 1 ? fmt::format("heavy lines part the {} K-blocks (.scale_vec::{}X) the scale factors multiply",
+                                        V, V)
+                          : std::string("one K-block (.scale_vec::1X): a scale factor multiplies a whole row of A or "
+                                        "column of B"))};
+    for (const auto& line : lines) {
+      c.text(kMargin, c.y + 12, line, 12, "start");
+      c.y += 16;
+    }
   }
   c.text(kMargin, c.y + 12,
          fmt::format("cells T<{0}>:r<register>[<element>] say who holds each element, coloured by {0}{1}",
@@ -267,6 +270,19 @@ void draw_fragments(Canvas& c, const std::vector<SvgFragment>& fragments, const 
       c.line(x_d - 4, y, x_d + b->cols * cw_n + 4, y, "kblock op-B");
     }
   }
+  // Dashed lines part the M rows where the problem (m8n8k4) or the warp of the warpgroup (wgmma)
+  // that holds them changes, and B's K rows between problems.
+  if (const Fragment* m = d ? d : a) {
+    const FragmentLayout& l = m->l();
+    const auto part = [&](int r) { return std::pair(r / l.rows, l.slot(r / l.rows, r % l.rows, 0).lane / 32); };
+    const int left = sfa ? x_left : a ? x_a : x_d;
+    const int right = cm ? x_c + cm->cols * cw_c : d ? x_d + d->cols * cw_n : x_a + a->cols * kw_a;
+    for (int r = 1; r < m->rows; ++r)
+      if (part(r) != part(r - 1)) c.line(left - 4, y_d + r * kCellH, right + 4, y_d + r * kCellH, "part", true);
+  }
+  if (b)
+    for (int r = b->l().rows; r < b->rows; r += b->l().rows)
+      c.line(x_d - 4, y_b + r * kh_b, x_d + b->cols * cw_n + 4, y_b + r * kh_b, "part op-B", true);
   c.y = (rows_m > 0 ? y_d + rows_m * kCellH : y_b + (b ? b->rows * kh_b : 0)) + kGap;
 
   // Lane views side by side: a title, the register headers, the element headers, a row per lane.
@@ -365,8 +381,15 @@ void draw_descriptor(Canvas& c, const SvgDescriptor& d) {
 std::string layout_svg(const std::string& title, const std::vector<SvgFragment>& fragments,
                        const std::vector<SvgDescriptor>& descriptors, const std::optional<ScaleSelection>& scales) {
   Canvas c;
-  c.text(kMargin, c.y + 14, title, 14, "start");
+  const auto newline = title.find('\n');
+  c.text(kMargin, c.y + 14, title.substr(0, newline), 14, "start");
   c.y += 26;
+  for (auto at = newline; at != std::string::npos;) {
+    const auto next = title.find('\n', at + 1);
+    c.text(kMargin, c.y + 12, title.substr(at + 1, next - at - 1), 12, "start");
+    c.y += 16;
+    at = next;
+  }
   if (!fragments.empty()) draw_fragments(c, fragments, scales);
   for (const auto& d : descriptors) draw_descriptor(c, d);
   return fmt::format(
@@ -381,7 +404,7 @@ void write_svg(const std::string& path, const std::string& svg, const std::vecto
   write_output_file(path, svg);
   std::string what;
   for (const auto& fr : fragments)
-    what += fmt::format("{}{} {} cells", what.empty() ? "" : ", ", fr.op,
+    what += fmt::format("{}{} {} elements", what.empty() ? "" : ", ", fr.op,
                         fr.layout->problems * fr.layout->rows * fr.layout->cols);
   for (const auto& d : descriptors) {
     const auto [lo, hi] = d.at->footprint();

@@ -31,6 +31,7 @@ struct SvgFragment {
   std::string op;  // "A", "B", "C/D"; "C" and "D" where their layouts differ
   const FragmentLayout* layout = nullptr;
   Type type = Type::f32;
+  bool sparse = false;  // A of a sparse mma: M x K/2, the stored elements in K order
 };
 
 struct SvgDescriptor {
@@ -39,8 +40,8 @@ struct SvgDescriptor {
   Type type = Type::f16;
 };
 
-// One SVG document: the title and captions, the fragments' arrangement, their lane views, then
-// each descriptor picture.
+// One SVG document: the title (its first line large, the others as notes under it), the
+// fragments' captions and arrangement, their lane views, then each descriptor picture.
 std::string layout_svg(const std::string& title, const std::vector<SvgFragment>& fragments,
                        const std::vector<SvgDescriptor>& descriptors = {},
                        const std::optional<ScaleSelection>& scales = std::nullopt);

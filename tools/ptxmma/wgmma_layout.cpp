@@ -131,11 +131,14 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
     if (!addresses.empty()) throw Error("--address and --svg: give one of them");
     std::vector<SvgFragment> fr;
     std::vector<SvgDescriptor> ds;
-    if (wants('a') && !at_a) fr.push_back({"A", v.la, v.a});
+    if (wants('a') && !at_a) fr.push_back({"A", v.la, v.a, v.is_sparse()});
     if (wants('c') || wants('d')) fr.push_back({"C/D", v.ld, v.d});
     if (wants('a') && at_a) ds.push_back({'A', &*at_a, v.a});
     if (wants('b') && at_b) ds.push_back({'B', &*at_b, v.b});
-    write_svg(svg, layout_svg(ins.text, fr, ds), fr, ds);
+    const std::string note = wants('b') && !at_b ? "\nB (K x N) is only ever read from shared memory, through b-desc: "
+                                                   "give --desc-b for the picture of its bytes"
+                                                 : "";
+    write_svg(svg, layout_svg(ins.text + note, fr, ds), fr, ds);
     return;
   }
   const bool matrix = view != "lanes", lanes = view != "matrix";
