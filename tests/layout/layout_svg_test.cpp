@@ -118,6 +118,16 @@ TEST(LayoutSvg, DescriptorChunksCoverTheOperandOnce) {
   EXPECT_NE(svg.find(R"(data-address="0x90" data-row="1" data-k="0-7")"), std::string::npos);
 }
 
+// --view picks the arrangement or the lane views, as it does for the text.
+TEST(LayoutSvg, ViewPicksMatrixOrLanes) {
+  for (const std::string view : {"matrix", "lanes"}) {
+    std::set<std::string> kinds;
+    for (const Cell& c : cells(svg_of(std::string(kF16) + " --view " + view, "view.svg")))
+      kinds.insert(c.cls.substr(0, c.cls.find(' ')));
+    EXPECT_EQ(kinds, std::set<std::string>{view == "matrix" ? "matrix" : "lane"}) << view;
+  }
+}
+
 // b1 m16n8k256: 4096 bits of A, 2048 of B. One cell per register word, each checked bit by bit
 // against the layout; the whole picture small enough to read.
 TEST(LayoutSvg, B1OperandsGetACellPerRegisterWord) {

@@ -161,7 +161,7 @@ void add_layout_command(CLI::App& app) {
   add_wgmma_layout_options(*cmd, opts->wgmma);
   cmd->add_option("--arch", opts->arch, "target the instruction must be legal on (default sm_90a)");
   cmd->add_option("--operand", opts->operands, "which operands to show, any of a b c d (default abcd)");
-  cmd->add_option("--view", opts->view, "both (default), matrix or lanes")
+  cmd->add_option("--view", opts->view, "both (default), matrix or lanes (the text and the --svg picture)")
       ->check(CLI::IsMember({"both", "matrix", "lanes"}));
   for (auto [flag, value] : {std::pair{"--byte-id-a", &opts->byte_a}, std::pair{"--thread-id-a", &opts->tid_a},
                               std::pair{"--byte-id-b", &opts->byte_b}, std::pair{"--thread-id-b", &opts->tid_b}})
@@ -212,7 +212,8 @@ void add_layout_command(CLI::App& app) {
       if (same && (wants('c') || wants('d'))) fr.push_back({"C/D", &v.layout(Operand::d), v.d});
       if (!same && wants('c')) fr.push_back({"C", &v.layout(Operand::c), v.c});
       if (!same && wants('d')) fr.push_back({"D", &v.layout(Operand::d), v.d});
-      write_svg(opts->svg, layout_svg(ins.text, fr, {}, scales), fr, {});
+      write_svg(opts->svg, layout_svg(ins.text, fr, {}, scales, {opts->view != "lanes", opts->view != "matrix"}), fr,
+                {});
       return;
     }
     if (opts->json.on()) {

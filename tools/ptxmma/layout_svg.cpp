@@ -131,21 +131,22 @@ int widest(const Fragment& o, Label label) {
 
 std::string scale_label(int at) { return fmt::format("T{}:b{}", at / 4, at % 4); }
 
-// The matrices in CuTe's arrangement, then the lane views side by side.
-void draw_fragments(Canvas& c, const std::vector<SvgFragment>& fragments, const std::optional<ScaleSelection>& sc) {
-  std::vector<Fragment> all;
-  for (const auto& f : fragments) all.push_back(prepare(f));
-  const auto find = [&](std::string_view op) -> const Fragment* {
-    for (const auto& o : all)
-      if (o.f->op == op) return &o;
-    return nullptr;
-  };
-  const Fragment *a = find("A"), *b = find("B"), *cm = find("C");
-  const Fragment* d = find("C/D") ? find("C/D") : find("D");
-  const int V = sc ? sc->scale_vec : 0;
-  const bool sfa = sc && a, sfb = sc && b;
+// The operands by their place in the arrangement; null where not drawn.
+struct Roles {
+  const Fragment *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;  // c: only where C and D differ
+  explicit Roles(const std::vector<Fragment>& all) {
+    for (const Fragment& o : all) {
+      const std::string& op = o.f->op;
+      (op == "A" ? a : op == "B" ? b : op == "C" ? c : d) = &o;
+    }
+  }
+};
 
-  // Captions.
+// What each part of the picture is: a line per operand, the scale factors' selectors, the labels.
+void draw_captions(Canvas& c, const std::vector<Fragment>& all, const std::optional<ScaleSelection>& sc) {
+  const Roles roles(all);
+  const Fragment *a = roles.a, *b = roles.b, *cm = roles.c, *d = roles.d;
+  const int V = sc ? sc->scale_vec : 0;
   const auto caption = [&](const Fragment* o, const char* where, const char* dims) {
     if (!o) return;
     const FragmentLayout& l = o->l();
@@ -160,21 +161,23 @@ void draw_fragments(Canvas& c, const std::vector<SvgFragment>& fragments, const 
   caption(b, "top", "K x N");
   caption(d, "middle", "M x N");
   caption(cm, "right of D", "M x N");
-  if (sc) {
-    const std::string lines[] = {
-        fmt::format("SF_A (left of A): {} x {} {} scale factors in scale-a-data under byte-id-a {}, thread-id-a {}",
-                    sc->layout->a.count, V, name(sc->type), sc->byte_a, sc->tid_a),
-        fmt::format("SF_B (above B): {} x {} {} scale factors in scale-b-data under byte-id-b {}, thread-id-b {}", V,
-                    sc->layout->b.count, name(sc->type), sc->byte_b, sc->tid_b),
-        fmt::format("   T<lane>:b<byte>: byte b (bits 8b+7..8b) of the lane's register; {}",
-                    V > 1 ? fmt::format("heavy lines part the {} K-blocks (.scale_vec::{}X) the scale factors multiply",
-                                        V, V)
-                          : std::string("one K-block (.scale_vec::1X): a scale factor multiplies a whole row of A or "
-                                        "column of B"))};
-    for (const auto& line : lines) {
-      c.text(kMargin, c.y + 12, line, 12, "start");
-      c.y += 16;
-    }
+  std::vector<std::string> lines;
+  if (sc && a)
+    lines.push_back(fmt::format("SF_A (left of A): {} x {} {} scale factors in scale-a-data under byte-id-a {}, "
+                                "thread-id-a {}",
+                                sc->layout->a.count, V, name(sc->type), sc->byte_a, sc->tid_a));
+  if (sc && b)
+    lines.push_back(fmt::format("SF_B (above B): {} x {} {} scale factors in scale-b-data under byte-id-b {}, "
+                                "thread-id-b {}",
+                                V, sc->layout->b.count, name(sc->type), sc->byte_b, sc->tid_b));
+  if (!lines.empty())
+    lines.push_back(fmt::format(
+        "   T<lane>:b<byte>: byte b (bits 8b+7..8b) of the lane's register; {}",
+        V > 1 ? fmt::format("heavy lines part the {} K-blocks (.scale_vec::{}X) the scale factors multiply", V, V)
+              : std::string("one K-block (.scale_vec::1X): a scale factor multiplies a whole row of A or column of B")));
+  for (const auto& line : lines) {
+    c.text(kMargin, c.y + 12, line, 12, "start");
+    c.y += 16;
   }
   c.text(kMargin, c.y + 12,
          fmt::format("cells T<{0}>:r<register>[<element>] say who holds each element, coloured by {0}{1}",
@@ -182,6 +185,14 @@ void draw_fragments(Canvas& c, const std::vector<SvgFragment>& fragments, const 
                      all.front().l().lanes > 32 ? " (each warp repeats lanes 0-31's colours)" : ""),
          12, "start");
   c.y += 16 + kGap / 2;
+}
+
+// The matrices in CuTe's arrangement.
+void draw_arrangement(Canvas& c, const std::vector<Fragment>& all, const std::optional<ScaleSelection>& sc) {
+  const Roles roles(all);
+  const Fragment *a = roles.a, *b = roles.b, *cm = roles.c, *d = roles.d;
+  const int V = sc ? sc->scale_vec : 0;
+  const bool sfa = sc && a, sfb = sc && b;
 
   // Geometry: the M rows are kCellH high, D's and B's N columns cw_n wide; A's K columns kw_a wide
   // and B's K rows kh_b high (a run of a grouped operand spans group of them).
@@ -284,8 +295,14 @@ void draw_fragments(Canvas& c, const std::vector<SvgFragment>& fragments, const 
     for (int r = b->l().rows; r < b->rows; r += b->l().rows)
       c.line(x_d - 4, y_b + r * kh_b, x_d + b->cols * cw_n + 4, y_b + r * kh_b, "part op-B", true);
   c.y = (rows_m > 0 ? y_d + rows_m * kCellH : y_b + (b ? b->rows * kh_b : 0)) + kGap;
+}
 
-  // Lane views side by side: a title, the register headers, the element headers, a row per lane.
+// The lane views side by side: a title, the register headers, the element headers, a row per lane.
+void draw_lane_views(Canvas& c, const std::vector<Fragment>& all, const std::optional<ScaleSelection>& sc) {
+  const Roles roles(all);
+  const int V = sc ? sc->scale_vec : 0;
+  const bool sfa = sc && roles.a, sfb = sc && roles.b;
+  const int x_left = kMargin + kLabelCol;
   const int lanes = all.front().l().lanes;
   const char* unit = lanes > 32 ? "thread" : "lane";
   c.text(kMargin, c.y + 12, fmt::format("lane views: what each register element of each {} holds, (row,col) of its "
@@ -379,7 +396,8 @@ void draw_descriptor(Canvas& c, const SvgDescriptor& d) {
 }  // namespace
 
 std::string layout_svg(const std::string& title, const std::vector<SvgFragment>& fragments,
-                       const std::vector<SvgDescriptor>& descriptors, const std::optional<ScaleSelection>& scales) {
+                       const std::vector<SvgDescriptor>& descriptors, const std::optional<ScaleSelection>& scales,
+                       SvgViews views) {
   Canvas c;
   const auto newline = title.find('\n');
   c.text(kMargin, c.y + 14, title.substr(0, newline), 14, "start");
@@ -390,7 +408,13 @@ std::string layout_svg(const std::string& title, const std::vector<SvgFragment>&
     c.y += 16;
     at = next;
   }
-  if (!fragments.empty()) draw_fragments(c, fragments, scales);
+  if (!fragments.empty()) {
+    std::vector<Fragment> all;
+    for (const auto& f : fragments) all.push_back(prepare(f));
+    draw_captions(c, all, scales);
+    if (views.matrix) draw_arrangement(c, all, scales);
+    if (views.lanes) draw_lane_views(c, all, scales);
+  }
   for (const auto& d : descriptors) draw_descriptor(c, d);
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

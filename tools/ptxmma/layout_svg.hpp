@@ -40,11 +40,16 @@ struct SvgDescriptor {
   Type type = Type::f16;
 };
 
+// Which views of the fragments to draw (`--view both|matrix|lanes`).
+struct SvgViews {
+  bool matrix = true, lanes = true;
+};
+
 // One SVG document: the title (its first line large, the others as notes under it), the
 // fragments' captions and arrangement, their lane views, then each descriptor picture.
 std::string layout_svg(const std::string& title, const std::vector<SvgFragment>& fragments,
                        const std::vector<SvgDescriptor>& descriptors = {},
-                       const std::optional<ScaleSelection>& scales = std::nullopt);
+                       const std::optional<ScaleSelection>& scales = std::nullopt, SvgViews views = {});
 
 // Writes `svg` to `path` and prints one line naming the file and the cells of each picture;
 // Error when the file cannot be written.

@@ -138,7 +138,7 @@ void print_wgmma_layout(std::ostream& os, const std::string& ptx, const std::str
     const std::string note = wants('b') && !at_b ? "\nB (K x N) is only ever read from shared memory, through b-desc: "
                                                    "give --desc-b for the picture of its bytes"
                                                  : "";
-    write_svg(svg, layout_svg(ins.text + note, fr, ds), fr, ds);
+    write_svg(svg, layout_svg(ins.text + note, fr, ds, std::nullopt, {view != "lanes", view != "matrix"}), fr, ds);
     return;
   }
   const bool matrix = view != "lanes", lanes = view != "matrix";
