@@ -40,14 +40,16 @@ struct Canvas {
   int width = 0, y = kMargin;
   void text(int x, int ty, const std::string& s, int size = kFont, const char* anchor = "middle", bool bold = false) {
     if (std::string_view(anchor) == "start") width = std::max(width, x + static_cast<int>(s.size()) * size * 3 / 5 + kMargin);
-    body += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\"{}>{}</text>\n", x, ty, size, anchor,
+    // A text inherits font 10, centred, from the <svg> element (layout_svg): a cell's label names neither.
+    const std::string size_attr = size == kFont ? "" : fmt::format(" font-size=\"{}\"", size);
+    const std::string anchor_attr = std::string_view(anchor) == "middle" ? "" : fmt::format(" text-anchor=\"{}\"", anchor);
+    body += fmt::format("<text x=\"{}\" y=\"{}\"{}{}{}>{}</text>\n", x, ty, size_attr, anchor_attr,
                         bold ? " font-weight=\"bold\"" : "", escape(s));
   }
   void cell(int x, int cy, int w, int h, const std::string& cls, const std::string& data, const std::string& fill,
             const std::string& label) {
-    body += fmt::format("<rect class=\"{}\" {} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
-                        "stroke=\"#666\" stroke-width=\"0.5\"/>\n",
-                        cls, data, x, cy, w, h, fill);
+    body += fmt::format("<rect class=\"{}\" {} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", cls, data,
+                        x, cy, w, h, fill);
     text(x + w / 2, cy + h / 2 + kFont / 2 - 1, label);
     width = std::max(width, x + w + kMargin);
   }
@@ -419,8 +421,10 @@ std::string layout_svg(const std::string& title, const std::vector<SvgFragment>&
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-      "font-family=\"monospace\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{}</svg>\n",
-      c.width, c.y, c.width, c.y, c.body);
+      "font-family=\"monospace\" font-size=\"{}\" text-anchor=\"middle\">\n"
+      "<style>rect.cell {{ stroke: #666; stroke-width: 0.5 }}</style>\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{}</svg>\n",
+      c.width, c.y, c.width, c.y, kFont, c.body);
 }
 
 void write_svg(const std::string& path, const std::string& svg, const std::vector<SvgFragment>& fragments,
