@@ -128,6 +128,24 @@ TEST(LayoutSvg, ViewPicksMatrixOrLanes) {
   }
 }
 
+// Volta's wmma A: each element has two holders; the arrangement draws each element once, at the
+// holder the product reads (k 0..7 from lanes with bit 3 clear), the lane views every holder.
+TEST(LayoutSvg, SeveralHoldersDrawTheOneTheProductReads) {
+  const std::string svg = svg_of("wmma.load.a.sync.aligned.row.m16n16k16.f16 --arch sm_70", "volta.svg");
+  std::map<std::pair<std::string, std::string>, std::string> drawn;  // (row, col) -> lane
+  int lane_cells = 0;
+  for (Cell& c : cells(svg)) {
+    if (c.cls.starts_with("lane")) ++lane_cells;
+    if (!c.cls.starts_with("matrix")) continue;
+    EXPECT_TRUE(drawn.emplace(std::pair(c.data["row"], c.data["col"]), c.data["lane"]).second)
+        << c.data["row"] << "," << c.data["col"];
+  }
+  EXPECT_EQ(drawn.size(), 256U);
+  EXPECT_EQ(lane_cells, 512);  // 32 lanes x 8 registers x 2 halves
+  EXPECT_EQ(drawn[std::pair("0", "7")], "0");
+  EXPECT_EQ(drawn[std::pair("0", "8")], "8");
+}
+
 // b1 m16n8k256: 4096 bits of A, 2048 of B. One cell per register word, each checked bit by bit
 // against the layout; the whole picture small enough to read.
 TEST(LayoutSvg, B1OperandsGetACellPerRegisterWord) {

@@ -102,7 +102,7 @@ void print_transfer(std::ostream& os, const std::string& ptx, const std::string&
   const std::string op(1, static_cast<char>(std::toupper(static_cast<unsigned char>(name(x.operand)[0]))));
   if (!svg.empty()) {
     const std::vector<SvgFragment> fr = {{op, &l, x.type}};
-    write_svg(svg, layout_svg(x.text, fr), fr, {});
+    write_svg(svg, layout_svg(x.text, fr, {}, std::nullopt, {view != "lanes", view != "matrix"}), fr, {});
     return;
   }
   if (json.on()) {

@@ -218,7 +218,8 @@ void draw_arrangement(Canvas& c, const std::vector<Fragment>& all, const std::op
   const int rows_m = d ? d->rows : a ? a->rows : 0;
   const auto draw = [&](const Fragment& o, int x0, int y0, int col_w, int row_h) {
     for (const Run& r : o.runs) {
-      if (r.at.reg >= o.l().distinct()) continue;  // a copy holds nothing new
+      // A copy holds nothing new; of an element's several holders (Volta) the one the product reads.
+      if (r.at.reg >= o.l().distinct() || !o.l().chosen(r.at.lane, r.at.reg, r.at.elem)) continue;
       const int w = o.k_down ? 1 : r.len, h = o.k_down ? r.len : 1;
       c.cell(x0 + r.col * col_w, y0 + o.row(r) * row_h, w * col_w, h * row_h, "cell matrix op-" + o.cls(), o.data(r, true),
              lane_colour(r.at.lane), o.slot_label(r));
