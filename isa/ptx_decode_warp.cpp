@@ -387,8 +387,9 @@ void dec_fence(Instruction& ins, const DecodeContext& cx) {
           fail(ins.ops[1].loc, fmt::format("'{}': the size is 128 (a tensor map)", ins.text));
         return;
       }
-      (void)q.take_one({"alias", "async", "tensormap", "generic"}, "proxy kind");
-      (void)q.take_one({"global", "shared::cta", "shared::cluster", "shared"}, "state space");
+      const std::string_view proxy = q.take_one({"alias", "async", "tensormap", "generic"}, "proxy kind");
+      const std::string_view space = q.take_one({"global", "shared::cta", "shared::cluster", "shared"}, "state space");
+      if (proxy == "async" && space != "global") ins.d.mode = static_cast<int>(FenceKind::proxy_async_shared);
     }
     (void)q.take("mbarrier_init");
     (void)q.take("op_restrict");

@@ -68,6 +68,9 @@ enum class ShflMode : std::uint8_t { up, down, bfly, idx };
 enum class PrmtMode : std::uint8_t { none, f4e, b4e, rc8, ecl, ecr, rc16 };
 enum class VoteMode : std::uint8_t { all, any, uni, ballot };
 enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async };
+// fence / membar: proxy_async_shared orders the thread's generic-proxy accesses of shared memory
+// with the async proxy's (fence.proxy.async, of shared memory or of every space).
+enum class FenceKind : std::uint8_t { other, proxy_async_shared };
 // atom/red operations (Decoded::mode; Decoded::mode2 is 1 for red, which returns nothing).
 enum class AtomOp : std::uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
 // mbarrier.* operations (Decoded::mode) and their variations (bits of Decoded::mode2).

@@ -83,6 +83,17 @@ void Exec::shared_access(const ptx::Instruction& ins, int lane, const Memory* me
                            write ? "write" : "read", h->wrote ? "write" : "read"));
 }
 
+void Exec::async_proxy_read(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n) {
+  if (!race || race_reported || m.reported(KernelCheck::racecheck, ins)) return;
+  if (const auto h = race->async_read(addr, n))
+    m.report(KernelCheck::racecheck, ins,
+             fmt::format("{} lane {} copies shared byte {:#x} through the async proxy, which {} wrote at line {} "
+                         "through the generic proxy with no fence.proxy.async since (a read-after-write hazard "
+                         "between proxies)",
+                         m.warp_name(cta_index, base / Machine::kLanes), lane, h->addr, m.warp_name(cta_index, h->warp),
+                         p.code[static_cast<std::size_t>(h->pc)].loc.line));
+}
+
 // The race of an access with a cp.async or bulk copy in flight: reported, true.
 bool Exec::copies_in_flight(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
                             bool write) {

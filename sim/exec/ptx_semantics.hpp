@@ -50,6 +50,9 @@ class Exec {
                      bool write, bool atomic = false);
   bool copies_in_flight(const ptx::Instruction& ins, int lane, const Memory* mem, std::uint64_t addr, std::uint64_t n,
                         bool write);
+  // racecheck of the async proxy's read of this CTA's shared [addr, addr + n) (a bulk copy's
+  // source): a byte written through the generic proxy with no fence.proxy.async since.
+  void async_proxy_read(const ptx::Instruction& ins, int lane, std::uint64_t addr, std::uint64_t n);
 
   // The bits of a source operand in a lane: a register (its full width), an immediate (already
   // in the instruction's type), a special register, or a symbol's address.

@@ -32,11 +32,21 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(std::uint64_t addr, std::ui
   if (write) {
     std::fill(w + first, w + end, mine);
     std::fill(write_pc_.data() + first, write_pc_.data() + end, pc);
+    std::fill(write_fences_.data() + first, write_fences_.data() + end, fences_[static_cast<std::size_t>(warp)]);
   } else {
     for (std::size_t a = first; a < end; ++a) r[a] = (r[a] >> 6) != e || r[a] == mine ? mine : several;
     std::fill(read_pc_.data() + first, read_pc_.data() + end, pc);
   }
   return found;
+}
+
+std::optional<RaceShadow::Hazard> RaceShadow::async_read(std::uint64_t addr, std::uint64_t n) const {
+  const std::uint64_t end = std::min<std::uint64_t>(writes_.size(), addr + n);
+  for (std::uint64_t a = addr; a < end; ++a) {
+    const std::uint32_t w = writes_[a];
+    if (w != 0 && fences_[w & 63U] == write_fences_[a]) return Hazard{a, static_cast<int>(w & 63U), write_pc_[a], true};
+  }
+  return std::nullopt;
 }
 
 }  // namespace ptxmma

@@ -4,7 +4,13 @@
 // access of a byte that another warp wrote (or, for a write, read) in the same epoch has no
 // synchronisation between the two: a hazard. Atomics are not recorded. A coarse epoch can only
 // miss hazards (any synchronisation orders every warp), never invent one.
+//
+// The async proxy (bulk copies reading shared memory) sees a generic-proxy write only after the
+// writing thread's fence.proxy.async: each byte also keeps how many such fences its writer's warp
+// had executed when it wrote; a bulk copy reading a byte whose writer has executed none since
+// is a hazard, whatever synchronisation came between (PTX ISA, "Proxies"; docs/kernel-checks.md).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -14,7 +20,8 @@ namespace ptxmma {
 class RaceShadow {
  public:
   static constexpr int kSeveral = 63;  // more than one warp read the byte in the epoch
-  explicit RaceShadow(std::uint64_t bytes) : writes_(bytes), reads_(bytes), write_pc_(bytes), read_pc_(bytes) {}
+  explicit RaceShadow(std::uint64_t bytes)
+      : writes_(bytes), reads_(bytes), write_pc_(bytes), read_pc_(bytes), write_fences_(bytes) {}
 
   struct Hazard {
     std::uint64_t addr;  // the first byte in conflict
@@ -26,6 +33,11 @@ class RaceShadow {
   // hazard with another warp's access, if any. Bytes outside the memory are ignored (the access
   // itself reports them).
   std::optional<Hazard> access(std::uint64_t addr, std::uint64_t n, int warp, int pc, bool write, std::uint32_t epoch);
+  // Warp `warp` executed fence.proxy.async (for shared memory).
+  void fence_proxy_async(int warp) { ++fences_[static_cast<std::size_t>(warp)]; }
+  // The async proxy reads [addr, addr + n): the first byte whose last write (generic proxy) its
+  // warp has not fenced since, as a hazard with that write.
+  [[nodiscard]] std::optional<Hazard> async_read(std::uint64_t addr, std::uint64_t n) const;
 
  private:
   // A byte's last write and its reads as a tag: (epoch - base_ + 1) << 6 | warp (at most 32 warps a
@@ -36,6 +48,8 @@ class RaceShadow {
   std::uint32_t base_ = 0;
   std::vector<std::uint32_t> writes_, reads_;
   std::vector<std::int32_t> write_pc_, read_pc_;
+  std::vector<std::uint32_t> write_fences_;  // the writer warp's fences_ when it wrote the byte
+  std::array<std::uint32_t, 64> fences_{};   // fence.proxy.async executed, by warp
 };
 
 }  // namespace ptxmma

@@ -240,6 +240,7 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
     if (size == 0 || size % 16 != 0) throw Error(fmt::format("a size of {} bytes; a positive multiple of 16", size));
     in_shared(x, "source", src, size);
     x.shared_access(ins, lane, &x.cta.shared, src, size, false);
+    x.async_proxy_read(ins, lane, src, size);
     BulkCopies::Run r{dst, std::vector<std::uint8_t>(size)};
     shared.read(src, r.bytes.data(), r.bytes.size());
     s.runs.push_back(std::move(r));
@@ -250,6 +251,7 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
     if (src % 128 != 0) throw Error(fmt::format("the source {:#x} is not 128-byte aligned", src));
     in_shared(x, "box's source", src, footprint(b));
     x.shared_access(ins, lane, &x.cta.shared, src, footprint(b), false);
+    x.async_proxy_read(ins, lane, src, footprint(b));
     const auto es = static_cast<std::uint64_t>(b.esize);
     for (std::uint64_t k = 0; k < b.elements(); ++k) {
       const auto g = b.global(k);

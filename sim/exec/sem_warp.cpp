@@ -201,6 +201,12 @@ void bar(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 
 void nop(Exec&, const Instruction&, std::uint32_t) {}
 
+// fence / membar: the machine is sequentially consistent; racecheck counts the proxy fences.
+void fence(Exec& x, const Instruction& ins, std::uint32_t) {
+  if (x.race && static_cast<ptx::FenceKind>(ins.d.mode) == ptx::FenceKind::proxy_async_shared)
+    x.race->fence_proxy_async(x.base / Machine::kLanes);
+}
+
 void trap(Exec&, const Instruction&, std::uint32_t lanes) {
   if (lanes) throw Error(fmt::format("trap executed by lanes {}", lane_list(lanes)));
 }
@@ -253,8 +259,8 @@ void register_warp(std::vector<SemanticSpec>& t) {
   t.push_back({"activemask", activemask});
   t.push_back({"bar", bar});
   t.push_back({"barrier", bar});
-  t.push_back({"fence", nop});
-  t.push_back({"membar", nop});
+  t.push_back({"fence", fence});
+  t.push_back({"membar", fence});
   t.push_back({"trap", trap});
   t.push_back({"brkpt", brkpt});
   t.push_back({"setmaxnreg", nop});

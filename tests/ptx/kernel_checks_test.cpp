@@ -53,6 +53,28 @@ TEST(KernelChecks, RacecheckWriteAfterWriteAndAtomicsAreNotRaces) {
             "with no barrier between them (a write-after-write hazard)\n");
 }
 
+// Both warps write shared words, then lane 0 of warp 0 stores them to global memory with a bulk
+// copy (the async proxy): without fence.proxy.async after the writes, the copy may not see them.
+std::string bulk_store(bool fenced) {
+  return kernel(std::string(".reg .b64 %rd1;\nmov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, buf;\n"
+                            "add.u32 %r4, %r3, %r2;\nst.shared.u32 [%r4], %r1;\n") +
+                (fenced ? "fence.proxy.async.shared::cta;\n" : "") +
+                "bar.sync 0;\nsetp.eq.u32 %p, %r1, 0;\nmov.u64 %rd1, 0x20000;\n"
+                "@%p cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 256;\n"
+                "cp.async.bulk.commit_group;\ncp.async.bulk.wait_group 0;\n");
+}
+
+TEST(KernelChecks, RacecheckFindsABulkCopyOfUnfencedGenericWrites) {
+  const Ran racy = run_ptx(bulk_store(false));
+  EXPECT_EQ(warnings(racy),
+            "test.ptx:20:5: warning: racecheck: warp 0 lane 0 copies shared byte 0x0 through the async proxy, which "
+            "warp 0 wrote at line 16 through the generic proxy with no fence.proxy.async since (a read-after-write "
+            "hazard between proxies)\n");
+  const Ran fixed = run_ptx(bulk_store(true));
+  EXPECT_EQ(warnings(fixed), "");
+  for (std::uint64_t t = 0; t < 64; ++t) EXPECT_EQ(fixed.machine->global().load(0x20000 + 4 * t, 4), t);
+}
+
 TEST(KernelChecks, InitcheckReportsReadsOfBytesNobodyWroteOncePerInstruction) {
   // Every lane of a loop of two iterations reads an unwritten word: one report.
   const std::string body =
