@@ -5,10 +5,12 @@
 
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
+#include "tools/ptxmma/progress.hpp"
 #include "tools/vectors/alu_golden.hpp"
 #include "tools/vectors/golden_set.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 #include "tools/vectors/output_file.hpp"
+#include "tools/vectors/parallel.hpp"
 #include "tools/vectors/replay.hpp"
 #include "tools/vectors/replay_html.hpp"
 #include "tools/vectors/wgmma_golden.hpp"
@@ -36,6 +38,7 @@ void add_replay_command(CLI::App& app) {
     // Recorded single dot products (a .csv file, or a folder with or under a manifest.csv).
     if (is_matlab_tc_path(opts->path)) {
       if (!opts->html.empty()) throw Error("--html applies to mma and wgmma golden sets, not to recorded dot products");
+      parallel_progress() = terminal_progress("files");
       const MatlabTcReport report =
           replay_matlab_tc(read_matlab_tc(opts->path), arch_opt->count() ? opts->arch : "", opts->jobs);
       if (opts->json.text()) print(report, std::cout);
@@ -47,11 +50,13 @@ void add_replay_command(CLI::App& app) {
     const std::string format = golden_format(opts->path);
     if (format == kAluGoldenFormat) {
       if (!opts->html.empty() || opts->json.on()) throw Error("--html and --json apply to mma and wgmma golden sets");
+      parallel_progress() = terminal_progress("instruction forms");
       const AluReplayReport report = replay_alu(read_alu_golden_set(opts->path), opts->jobs);
       print(report, std::cout);
       if (!report.ok()) throw CLI::RuntimeError(1);
       return;
     }
+    parallel_progress() = terminal_progress(format == kWgmmaGoldenFormat ? "entries" : "variants");
     const ReplayReport report = format == kWgmmaGoldenFormat
                                     ? replay_wgmma(read_wgmma_golden_set(opts->path), opts->arch, opts->jobs)
                                     : replay(read_golden_set(opts->path), opts->arch, opts->jobs);

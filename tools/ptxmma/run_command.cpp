@@ -7,10 +7,7 @@
 // file:line:col: error: message; diagnostics as file:line:col: warning: message on stderr.
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <charconv>
-#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -24,6 +21,7 @@
 #include "sim/util/budget.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
+#include "tools/ptxmma/progress.hpp"
 #include "tools/ptxmma/snippet_options.hpp"
 #include "tools/ptxmma/register_view.hpp"
 #include "tools/vectors/operand_matrix.hpp"
@@ -116,18 +114,8 @@ void add_run_command(CLI::App& app) {
     const PtxState& state = setup.state;
     if (opts->trace && opts->json.text()) io.trace = &std::cout;
     if (opts->json.text()) io.print = &std::cout;  // device printf, as it runs
-    // A long grid shows how far it is, on a terminal only (a pipe or a file gets the results alone).
-    const auto started = std::chrono::steady_clock::now();
-    auto shown = started;
-    if (isatty(STDERR_FILENO))
-      io.progress = [&](std::uint64_t done, std::uint64_t all) {
-        const auto now = std::chrono::steady_clock::now();
-        if (done < all && now - shown < std::chrono::milliseconds(200)) return;
-        if (now - started < std::chrono::seconds(1)) return;  // a short run prints nothing
-        shown = now;
-        std::cerr << fmt::format("\r{} of {} {} done", done, all, all == 1 ? "cluster" : "clusters")
-                  << (done == all ? "\n" : "") << std::flush;
-      };
+    if (auto show = terminal_progress("clusters"))
+      io.progress = [show = std::move(show)](std::uint64_t done, std::uint64_t all) mutable { show(done, all); };
     const std::uint32_t lane_mask = parse_list(opts->lanes, "lane");
     const std::uint32_t warp_mask = parse_list(opts->warps, "warp");
     std::vector<std::pair<std::string, int>> matrices;

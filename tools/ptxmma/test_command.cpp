@@ -11,6 +11,8 @@
 
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
+#include "tools/ptxmma/progress.hpp"
+#include "tools/vectors/parallel.hpp"
 #include "tools/vectors/test_vectors.hpp"
 
 namespace ptxmma::cli {
@@ -29,6 +31,7 @@ void add_test_command(CLI::App& app) {
   opts->json.add(*cmd, "each case's result");
   cmd->add_option("--arch", opts->arch, "target of the files that name none (default sm_90a; a file's target: wins)");
   cmd->callback([opts] {
+    parallel_progress() = terminal_progress("cases");
     const std::vector<CaseResult> results = run_vector_files(opts->files, opts->jobs, opts->arch);
     int passed = 0, failed = 0;
     std::string out;

@@ -14,6 +14,9 @@ void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)
   std::exception_ptr error;
   std::size_t error_index = n;
   std::mutex error_mu;
+  std::size_t done = 0;
+  std::mutex progress_mu;
+  const auto& progress = parallel_progress();
   const auto worker = [&] {
     for (std::size_t i = next++; i < n; i = next++) {
       try {
@@ -25,6 +28,10 @@ void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)
           error_index = i;
         }
       }
+      if (progress) {
+        const std::lock_guard lock(progress_mu);
+        progress(++done, n);
+      }
     }
   };
   std::vector<std::thread> threads;
@@ -32,6 +39,11 @@ void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)
   worker();
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+std::function<void(std::size_t, std::size_t)>& parallel_progress() {
+  static std::function<void(std::size_t, std::size_t)> reporter;
+  return reporter;
 }
 
 }  // namespace ptxmma

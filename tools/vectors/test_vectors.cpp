@@ -4,12 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <charconv>
 #include <filesystem>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -24,6 +22,7 @@
 #include "sim/util/input_file.hpp"
 #include "tools/vectors/data_file.hpp"
 #include "tools/vectors/matrix_operands.hpp"
+#include "tools/vectors/parallel.hpp"
 #include "tools/vectors/ptx_state.hpp"
 #include "tools/vectors/value_text.hpp"
 #include "tools/vectors/vector_matrix.hpp"
@@ -483,25 +482,17 @@ std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, 
     }
   }
   std::vector<CaseResult> results(work.size());
-  std::atomic<std::size_t> next{0};
-  const auto worker = [&] {
-    for (std::size_t k = next++; k < work.size(); k = next++) {
-      const auto [fi, ci] = work[k];
-      if (ci == std::string::npos) {
-        std::string detail;
-        std::istringstream in(load_errors[fi]);
-        for (std::string l; std::getline(in, l);) detail += "  " + l + "\n";
-        results[k] = CaseResult{paths[fi], "(file)", false, detail};
-      } else {
-        results[k] = run_vector_case(files[fi], ci);
-      }
+  parallel_for(work.size(), std::clamp(jobs, 1, 64), [&](std::size_t k) {
+    const auto [fi, ci] = work[k];
+    if (ci == std::string::npos) {
+      std::string detail;
+      std::istringstream in(load_errors[fi]);
+      for (std::string l; std::getline(in, l);) detail += "  " + l + "\n";
+      results[k] = CaseResult{paths[fi], "(file)", false, detail};
+    } else {
+      results[k] = run_vector_case(files[fi], ci);
     }
-  };
-  const int n = std::clamp(jobs, 1, 64);
-  std::vector<std::thread> threads;
-  for (int t = 1; t < n; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  });
   return results;
 }
 
