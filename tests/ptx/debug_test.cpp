@@ -209,6 +209,27 @@ TEST(Debugger, FinishReturnsToTheCaller) {
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
 }
 
+// next follows its warp through the cluster barrier: the other CTA runs meanwhile, and the warp
+// stops at its own next line, not at whichever warp the scheduler takes next.
+TEST(Debugger, NextFollowsItsWarpAcrossTheClusterBarrier) {
+  const std::string ptx = ::testing::TempDir() + "dbg_cluster.ptx";
+  std::ofstream(ptx) << ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() .reqntid 32, 1, 1\n{\n"
+                        ".reg .b32 %r<4>;\nmov.u32 %r1, %cluster_ctarank;\nbarrier.cluster.arrive;\n"
+                        "barrier.cluster.wait;\nadd.u32 %r2, %r1, 1;\nret;\n}\n";
+  const std::string state = ::testing::TempDir() + "dbg_cluster.yaml";
+  std::ofstream(state) << "ntid: [32, 1, 1]\nnctaid: [2, 1, 1]\ncluster: [2, 1, 1]\n";
+  const auto r = run_cli("debug " + ptx + " --init " + state + " --commands " +
+                         script("dbg9.txt", "next\nnext\nnext\nnext\np %r2 0\nq\n"));
+  EXPECT_EQ(r.status, 0) << r.all();
+  const std::string want =
+      "(ptxmma) next\nCTA (0, 0, 0) warp 0, line 8, lanes ffffffff: barrier.cluster.arrive;\n"
+      "(ptxmma) next\nCTA (0, 0, 0) warp 0, line 9, lanes ffffffff: barrier.cluster.wait;\n"
+      "(ptxmma) next\nCTA (0, 0, 0) warp 0, line 10, lanes ffffffff: add.u32 %r2, %r1, 1;\n"
+      "(ptxmma) next\nCTA (0, 0, 0) warp 0, line 11, lanes ffffffff: ret;\n"
+      "(ptxmma) p %r2 0\nCTA (0, 0, 0) warp 0 lane  0 %r2 = 0x00000001  1\n";
+  EXPECT_NE(r.out.find(want), std::string::npos) << r.out;
+}
+
 TEST(RunCli, MatrixAndJson) {
   const std::string run = "run " + kDir + "wgmma_pipeline.ptx --init " + kDir + "wgmma_pipeline.yaml";
   const auto m = run_cli(run + " --matrix D");

@@ -23,7 +23,7 @@ namespace {
 constexpr const char* kHelp =
     "Running (Enter repeats step, next, continue, finish; Ctrl-C stops a running program):\n"
     "  step [N] (s)                  execute N instructions of whichever warp runs (default 1)\n"
-    "  next [N] (n)                  run until the current warp has executed N instructions\n"
+    "  next [N] (n)                  run until the current warp has executed N instructions and is next again\n"
     "  continue (c)                  run to a breakpoint, a watchpoint or the end\n"
     "  finish                        run until the current warp returns from the .func it is in\n"
     "  run (r)                       start again from the first instruction and run to a breakpoint\n"
@@ -280,8 +280,15 @@ void Debugger::run(std::ostream& out, Until until, std::uint64_t n, bool stop_at
     throw Error(fmt::format("finish: {} is in the kernel, not in a called .func (continue runs to the end)",
                             m_->warp_name(start->cta, start->warp)));
   InterruptScope::take();  // a Ctrl-C typed before this command is not for it
+  // The warp `next` and `finish` follow: other warps and CTAs run meanwhile, as the scheduler
+  // interleaves them; it has finished once its CTA has or it has.
+  const auto start_finished = [&] {
+    return m_->cta_state(start->cta) == Machine::CtaIs::finished ||
+           m_->warp_state(start->warp, start->cta).is == Machine::WarpState::Is::finished;
+  };
   try {
     std::uint64_t done = 0;
+    bool counted = false;  // next: the warp has executed its N; the others run until it is next again
     for (bool first = true;; first = false) {
       if (InterruptScope::take()) {
         out << "interrupted\n";
@@ -290,6 +297,7 @@ void Debugger::run(std::ostream& out, Until until, std::uint64_t n, bool stop_at
       const auto pos = m_->next();
       if (!pos) break;
       const bool same_warp = pos->cta == start->cta && pos->warp == start->warp;
+      if (counted && same_warp) break;
       // finish: the call has returned once the warp's next instruction is in the caller.
       if (until == Until::finish && same_warp && m_->warp_state(pos->warp).depth < depth) {
         out << fmt::format("returned from the call ({})\n", m_->warp_name(start->cta, start->warp));
@@ -301,9 +309,8 @@ void Debugger::run(std::ostream& out, Until until, std::uint64_t n, bool stop_at
       m_->step();
       if (hit_watchpoint(*pos, out)) break;
       if (until == Until::steps && ++done == n) break;
-      if (until == Until::warp_steps && same_warp && ++done == n) break;
-      if (until == Until::finish && same_warp &&
-          (m_->running_cta() != start->cta || m_->warp_state(start->warp).is == Machine::WarpState::Is::finished)) {
+      if (until == Until::warp_steps && same_warp && ++done == n) counted = true;
+      if ((counted || until == Until::finish) && start_finished()) {
         out << fmt::format("{} has finished\n", m_->warp_name(start->cta, start->warp));
         break;
       }
