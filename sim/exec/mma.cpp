@@ -238,13 +238,10 @@ void MmaExecutor::gather(const std::vector<Source>& src, Type t, WarpOperand op,
     return;
   }
   const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
-  if (in_container(t)) {  // FP6/FP4 leave their container
-    for (std::size_t i = 0; i < src.size(); ++i)
-      out[i] = element_code(t, v_.container, (w[src[i].word] >> src[i].shift) & mask);
-    return;
-  }
   const TypeInfo& ti = info(t);
-  const int code_shift = ti.shift;  // locals: the stores below cannot change them
+  // element_code: FP6/FP4 leave their container, tf32 its b32. Locals: the stores below cannot
+  // change them.
+  const int code_shift = in_container(t) ? container_shift(t, v_.container) : ti.shift;
   const std::uint64_t code_mask = ti.mask();
   const Source* from = src.data();
   std::uint64_t* to = out.data();
