@@ -4,12 +4,14 @@
 #include <array>
 #include <bit>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <optional>
 
 #include "sim/model/dot.hpp"
 #include "sim/model/simd.hpp"
+#include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
 
 namespace ptxmma {
@@ -27,6 +29,7 @@ bool special(const Fields& f) { return f.cls == FpClass::nan || f.cls == FpClass
 typedef BlockTile::Ints Ints;
 typedef BlockTile::UInts UInts;
 typedef BlockTile::Floats Floats;
+typedef BlockTile::Doubles Doubles;
 
 // Whether any lane of a comparison's result is true.
 [[gnu::always_inline]] inline bool any(const Ints& mask) {
@@ -53,6 +56,18 @@ std::optional<std::uint32_t> special_magnitudes(Type t) {
     found[at] = from;
   });
   return found[at];
+}
+
+// Whether every code of a scale type is NaN or a power of two (ue8m0): such a scale only adds its
+// exponent to a product's.
+bool powers_of_two(Type t) {
+  if (info(t).bits > 16) return false;
+  const Term* table = term_table(t);
+  for (std::uint64_t code = 0; code <= info(t).mask(); ++code) {
+    const Term& x = table[code];
+    if (x.cls != FpClass::nan && (x.sig != 1 || x.exp != x.lsb)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -93,28 +108,44 @@ ElementDecoder::ElementDecoder(Type t, bool zeros_set_exponent, bool values)
 }
 
 std::unique_ptr<BlockTile> BlockTile::make(const Model& m, const TileSpec& s) {
-  // Block-scaled kinds: F = 25 over 32 products (mxf8f6f4) or F = 35 (mxf4) does not fit int32 lanes.
-  if (m.engine != Engine::block_fma || s.scale_vec != 0) return nullptr;
+  if (m.engine != Engine::block_fma || (s.scale_vec != 0 && !scales_fit(m, s))) return nullptr;
   if (!decodable(s.a) || !decodable(s.b) || !decodable(s.c) || !decodable(s.d)) return nullptr;
   if (s.d != Type::f32 && s.d != Type::f16) return nullptr;
   if (info(s.a).man_bits + 1 + info(s.b).man_bits + 1 > 24) return nullptr;  // m_a * m_b exact in a float
-  const int f = m.block.frac_bits;
-  if (f + 2 > 31) return nullptr;  // a term is below 2^(F + 2): an int32 lane
-  // The products of one block (each at most 2^(F+2) - 1) must sum in int32.
-  std::vector<long> size(static_cast<std::size_t>(m.block.blocks));
-  for (int k = 0; k < s.k; ++k) ++size[static_cast<std::size_t>((k / m.block.run) % m.block.blocks)];
-  if (*std::max_element(size.begin(), size.end()) * ((1L << (f + 2)) - 1) > INT32_MAX) return nullptr;
+  // A term is below 2^(F + 2): an int32 lane (group sums are truncated in doubles instead).
+  if (m.block.frac_bits + 2 > 31 && (s.scale_vec == 0 || m.block.scale_group == 0)) return nullptr;
   return std::make_unique<BlockTile>(m, s);
+}
+
+bool BlockTile::scales_fit(const Model& m, const TileSpec& s) {
+  const BlockFma& p = m.block;
+  const TypeInfo& st = info(s.scale);
+  // dot() takes one block with C in it and no other (it says so for any other model).
+  if (p.blocks != 1 || p.c_entry != BlockFma::CEntry::first_block || s.k % s.scale_vec != 0 || st.has_inf) return false;
+  if (p.scale_group == 0) return s.scale_vec == 1 && powers_of_two(s.scale);
+  const int g = p.scale_group, groups = s.k / g;
+  if ((s.k / s.scale_vec) % g != 0 || groups > kMaxGroups || !values_fit(m, s)) return false;
+  // A group sum is a float sum of products of values below 2^high on the grid 2^(low_a + low_b).
+  const auto low = [](Type t) { return info(t).emin() - info(t).man_bits; };
+  const auto high = [](Type t) { return static_cast<int>(info(t).exp_max_code()) - info(t).bias + 1; };
+  const int span = high(s.a) + high(s.b) - low(s.a) - low(s.b);
+  if (span + std::bit_width(static_cast<unsigned>(g)) > 24) return false;
+  // On the block's grid 2^(E - F) a scaled group sum is below g 2^(high_a + high_b + 2 + F) (each
+  // scale below twice 2^its exponent, E at least both exponents' sum), C below 2^(F + 1): the
+  // total of the truncated terms must stay below 2^52 (truncate()).
+  const double bound = std::ldexp(groups * g, high(s.a) + high(s.b) + 2 + p.frac_bits) + std::ldexp(1, p.frac_bits + 1);
+  return bound < 0x1p52;
 }
 
 BlockTile::BlockTile(const Model& m, const TileSpec& s)
     : m_(m),
       s_(s),
-      da_(s.a, m.block.zeros_set_exponent, values_fit(m, s)),
-      db_(s.b, m.block.zeros_set_exponent, values_fit(m, s)),
+      da_(s.a, m.block.zeros_set_exponent, uses_values(m, s)),
+      db_(s.b, m.block.zeros_set_exponent, uses_values(m, s)),
       dc_(s.c, m.block.zeros_set_exponent),
       dd_(s.d, m.block.zeros_set_exponent),
-      frac_bits_(m.block.frac_bits) {
+      frac_bits_(m.block.frac_bits),
+      chunk_(static_cast<int>(INT32_MAX / ((std::int64_t{1} << std::min(m.block.frac_bits + 2, 31)) - 1))) {
   const BlockFma& p = m.block;
   block_start_.push_back(0);
   for (int b = 0; b < p.blocks; ++b) {
@@ -147,8 +178,9 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   mp_ = (s.m + kLanes - 1) / kLanes * kLanes;
   np_ = (s.n + kLanes - 1) / kLanes * kLanes;
   slot_.resize(order_.size());
+  for (std::size_t b = 0; b + 1 < block_start_.size(); ++b) chunked_ |= block_start_[b + 1] - block_start_[b] > chunk_;
   for (std::size_t at = 0; at < order_.size(); ++at) slot_[static_cast<std::size_t>(order_[at])] = static_cast<std::uint32_t>(at);
-  values_ = values_fit(m, s);
+  values_ = uses_values(m, s);
   const auto word_format = [&](Type t) {
     const TypeInfo& ti = info(t);
     const auto mask = static_cast<std::uint32_t>(ti.mask());
@@ -175,6 +207,27 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   be_.assign(nk, ElementDecoder::kZeroExp);
   a_special_.resize(static_cast<std::size_t>(s.m));
   b_special_.resize(static_cast<std::size_t>(s.n));
+  const auto has_specials = [](Type t) { return info(t).has_inf || info(t).nan != NanCode::none; };
+  element_specials_ = has_specials(s.a) || has_specials(s.b);
+  if (s.scale_vec != 0) scale_terms_ = term_table(s.scale);
+  if (s.scale_vec != 0 && p.scale_group == 0) scale_exp_.resize(static_cast<std::size_t>(std::max(mp_, np_)));
+  if (s.scale_vec != 0 && p.scale_group > 0) {
+    for (std::uint64_t code = 0; code <= info(s.scale).mask(); ++code) {
+      const Term& t = scale_terms_[code];
+      scale_value_.push_back(t.cls == FpClass::nan ? 0.0 : std::ldexp(static_cast<double>(t.sig), t.lsb));
+    }
+    group_ = p.scale_group;
+    scale_k_ = s.k / s.scale_vec;
+    const auto v = static_cast<std::size_t>(s.scale_vec);
+    sa_value_.resize(static_cast<std::size_t>(s.m) * v);
+    sa_exp_.resize(sa_value_.size());
+    sb_value_.assign(static_cast<std::size_t>(np_) * v, 0.0);  // padding columns: zero scales
+    sb_exp_.assign(sb_value_.size(), ElementDecoder::kZeroExp);
+  }
+}
+
+bool BlockTile::uses_values(const Model& m, const TileSpec& s) {
+  return values_fit(m, s) && (s.scale_vec == 0 || m.block.scale_group > 0);
 }
 
 // The products as floats (m_a 2^e_a) (m_b 2^e_b) where the elements and their products are
@@ -328,35 +381,39 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
   return ieee_add(m_, s_.d, acc, s_.c, c, mode);
 }
 
-// (acc + run) * 2^cut rounded into f32 for 8 columns in exact double arithmetic: the sum (below
-// 2^34) and the scaling are exact in a double. Toward zero, the double's fraction is cut to
+// total * 2^cut rounded into f32 for 8 columns in exact double arithmetic: the scaling of the
+// exact integer total is exact in a double. Toward zero, the double's fraction is cut to
 // out_frac_ bits, so that the conversion to float is exact (Inf past the largest finite value);
 // to nearest even (all 23 bits), the conversion itself rounds. Toward zero, a nonzero result
 // below 2^-126 (subnormal or narrowed grid; only where 2^cut is) goes through round_sum. -0
 // becomes +0. (8-lane conversions: GCC widens them into whole registers, 4-lane ones in halves.)
-[[gnu::always_inline]] inline void BlockTile::round_f32(const Ints& acc, const Ints& run, const Ints& cut,
-                                                      UInts& out) const {
-  typedef double Doubles8 __attribute__((vector_size(64)));
+[[gnu::always_inline]] inline void BlockTile::round_f32(const Doubles& total, const Ints& cut, UInts& out) const {
   typedef std::int64_t Longs8 __attribute__((vector_size(64)));
   Ints c = cut < -1000 ? Ints{} - 1000 : cut;  // an all-zero or special column: the sum is 0, any finite scale will do
   c = c > 1000 ? Ints{} + 1000 : c;
-  const Doubles8 x = __builtin_convertvector(acc, Doubles8) + __builtin_convertvector(run, Doubles8);
-  const Doubles8 v = x * reinterpret_cast<Doubles8>((__builtin_convertvector(c, Longs8) + 1023) << 52);
+  const Doubles v = total * reinterpret_cast<Doubles>((__builtin_convertvector(c, Longs8) + 1023) << 52);
   Floats f;
   if (out_round_ == Rounding::rn) f = __builtin_convertvector(v, Floats);
-  else f = __builtin_convertvector(reinterpret_cast<Doubles8>(reinterpret_cast<Longs8>(v) & keep_mask_), Floats);
+  else f = __builtin_convertvector(reinterpret_cast<Doubles>(reinterpret_cast<Longs8>(v) & keep_mask_), Floats);
   const auto u = reinterpret_cast<UInts>(f);
   out = u == 0x80000000U ? UInts{} : u;
   if (out_round_ == Rounding::rz && any(cut < -126))
     for (int l = 0; l < kLanes; ++l)
       if (v[l] != 0 && v[l] < 0x1p-126 && v[l] > -0x1p-126)
-        out[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(acc[l]) + run[l], cut[l]));
+        out[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(total[l]), cut[l]));
+}
+
+[[gnu::always_inline]] inline void BlockTile::round_all(const Doubles& total, const Ints& cut, int lanes,
+                                                      UInts& code) const {
+  if (f32_round_) return round_f32(total, cut, code);
+  code = UInts{};
+  for (int l = 0; l < lanes; ++l) code[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(total[l]), cut[l]));
 }
 
 // R rows of A at once over 8 columns: each B vector loaded serves R rows (sparse: each row loads
 // the vector of the B row it picks). The running sums and results stay in vectors of 8 codes (D
 // is f32 or f16) from C to D.
-template <int R, bool Sparse>
+template <int R, bool Sparse, bool Chunked>
 [[gnu::always_inline]] inline void BlockTile::rows(int i0, const std::uint64_t* c, std::uint64_t* d,
                                                    Ints& worst) const {
   static_assert(kLanes * sizeof(std::int32_t) == sizeof(Ints));
@@ -453,6 +510,24 @@ template <int R, bool Sparse>
         top[r] = e[r] > floor ? e[r] : floor;
         acc[r] = zero;
       }
+      // products(c0, c1) adds the products of k = c0..c1-1 to acc: the block's at once, or (Chunked)
+      // one chunk at a time, whose int32 sums go to `done`.
+      Doubles done[R];
+      const auto chunks = [&](const auto& products) {
+        if constexpr (Chunked) {
+          for (int r = 0; r < R; ++r) done[r] = Doubles{};
+          for (int c0 = k0; c0 < k1; c0 += chunk_) {
+            products(c0, std::min(c0 + chunk_, k1));
+            if (c0 + chunk_ >= k1) break;
+            for (int r = 0; r < R; ++r) {
+              done[r] += __builtin_convertvector(acc[r], Doubles);
+              acc[r] = zero;
+            }
+          }
+        } else {
+          products(k0, k1);
+        }
+      };
       const float* bm = bm_.data() + first;
       const float* am = am_.data() + first_a;
       ae = ae_.data() + first_a;
@@ -464,47 +539,57 @@ template <int R, bool Sparse>
           s = s < 1 ? Ints{} + 1 : s;      // a column with a NaN or Inf, recomputed by dot()
           scale[r] = reinterpret_cast<Floats>(s << 23);
         }
-        for (int k = k0; k < k1; ++k, bm += np, am += mp) {
-          Floats v;
-          if constexpr (!Sparse) std::memcpy(&v, bm, sizeof v);
-          for (int r = 0; r < R; ++r) {
-            if constexpr (Sparse) b_vec(bm_.data(), r, k, v);
-            acc[r] += __builtin_convertvector(am[r] * v * scale[r], Ints);  // truncates
+        chunks([&](int c0, int c1) {
+          for (int k = c0; k < c1; ++k, bm += np, am += mp) {
+            Floats v;
+            if constexpr (!Sparse) std::memcpy(&v, bm, sizeof v);
+            for (int r = 0; r < R; ++r) {
+              if constexpr (Sparse) b_vec(bm_.data(), r, k, v);
+              acc[r] += __builtin_convertvector(am[r] * v * scale[r], Ints);  // truncates
+            }
           }
-        }
+        });
       } else {
         Ints off[R];
         for (int r = 0; r < R; ++r) off[r] = bias - top[r];
         be = be_.data() + first;
-        for (int k = k0; k < k1; ++k, be += np, bm += np, ae += mp, am += mp) {
-          Ints y;
-          Floats m;
-          if constexpr (!Sparse) {
-            std::memcpy(&y, be, sizeof y);
-            std::memcpy(&m, bm, sizeof m);
-          }
-          for (int r = 0; r < R; ++r) {
-            if constexpr (Sparse) {
-              b_vec(be_.data(), r, k, y);
-              b_vec(bm_.data(), r, k, m);
+        chunks([&](int c0, int c1) {
+          for (int k = c0; k < c1; ++k, be += np, bm += np, ae += mp, am += mp) {
+            Ints y;
+            Floats m;
+            if constexpr (!Sparse) {
+              std::memcpy(&y, be, sizeof y);
+              std::memcpy(&m, bm, sizeof m);
             }
-            Ints t = y + (ae[r] + off[r]);
-            t = t > zero ? t : zero;  // 0: the term is below 1, the scale a float +0
-            acc[r] += __builtin_convertvector(am[r] * m * reinterpret_cast<Floats>(t << 23), Ints);  // truncates
+            for (int r = 0; r < R; ++r) {
+              if constexpr (Sparse) {
+                b_vec(be_.data(), r, k, y);
+                b_vec(bm_.data(), r, k, m);
+              }
+              Ints t = y + (ae[r] + off[r]);
+              t = t > zero ? t : zero;  // 0: the term is below 1, the scale a float +0
+              acc[r] += __builtin_convertvector(am[r] * m * reinterpret_cast<Floats>(t << 23), Ints);  // truncates
+            }
           }
-        }
+        });
       }
       for (int r = 0; r < R; ++r) {
         Ints t = re[r] + (bias - top[r]);
         t = t > zero ? t : zero;
         const Ints run = __builtin_convertvector(rm[r] * reinterpret_cast<Floats>(t << 23), Ints);
+        // Not round_all: one vector of doubles for both paths costs f16's f32 path 2% more.
         const Ints cut = top[r] - frac_bits_;
         if (f32_round_) {
-          round_f32(acc[r], run, cut, code[r]);
+          Doubles total = __builtin_convertvector(acc[r], Doubles) + __builtin_convertvector(run, Doubles);
+          if constexpr (Chunked) total += done[r];
+          round_f32(total, cut, code[r]);
         } else {
           code[r] = UInts{};
-          for (int l = 0; l < lanes; ++l)
-            code[r][l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(acc[r][l]) + run[l], cut[l]));
+          for (int l = 0; l < lanes; ++l) {
+            std::int64_t total = static_cast<std::int64_t>(acc[r][l]) + run[l];
+            if constexpr (Chunked) total += static_cast<std::int64_t>(done[r][l]);
+            code[r][l] = static_cast<std::uint32_t>(round_sum(total, cut[l]));
+          }
         }
         if (any_decided) code[r] = decided[r] != 0 ? decided[r] : code[r];
         if (b + 2 < block_start_.size()) take(r, dd_, run_d_, s_.d, code[r]);
@@ -531,20 +616,26 @@ template <int R, bool Sparse>
   }
 }
 
-template <bool Sparse>
+template <bool Sparse, bool Chunked>
 [[gnu::always_inline]] inline bool BlockTile::rows_all(const std::uint64_t* c, std::uint64_t* d) const {
   Ints worst = Ints{} + INT32_MIN;
   int i = 0;
-  for (; i + kRows <= s_.m; i += kRows) rows<kRows, Sparse>(i, c, d, worst);
-  for (; i < s_.m; ++i) rows<1, Sparse>(i, c, d, worst);
+  for (; i + kRows <= s_.m; i += kRows) rows<kRows, Sparse, Chunked>(i, c, d, worst);
+  for (; i < s_.m; ++i) rows<1, Sparse, Chunked>(i, c, d, worst);
   return any(worst >= ElementDecoder::kSpecial + ElementDecoder::kZeroExp);
 }
 
+// Blocks that fit one int32 sum take loops without the chunks' (a tenth fewer host instructions
+// for f16).
 PTXMMA_MULTIVERSION
-bool BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const { return rows_all<false>(c, d); }
+bool BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const {
+  return chunked_ ? rows_all<false, true>(c, d) : rows_all<false, false>(c, d);
+}
 
 PTXMMA_MULTIVERSION
-bool BlockTile::run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const { return rows_all<true>(c, d); }
+bool BlockTile::run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const {
+  return chunked_ ? rows_all<true, true>(c, d) : rows_all<true, false>(c, d);
+}
 
 void BlockTile::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
   decode_codes(a, b, false);
@@ -578,6 +669,197 @@ void BlockTile::run_sparse(const std::uint64_t* a, const std::uint64_t* b, const
 void BlockTile::run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {
   decode_words(a, b);
   any_special_ = run_rows(c, d);
+  if (any_special_) find_specials();
+}
+
+void BlockTile::add_scale_exponents(const std::uint64_t* sa, const std::uint64_t* sb) {
+  add_scales(sa, s_.m, s_.k, mp_, am_.data(), ae_.data());
+  add_scales(sb, s_.n, bk_, np_, bm_.data(), be_.data());
+}
+
+// Zeros that set no exponent stay below every product (a zero times a NaN or Inf stays special).
+PTXMMA_MULTIVERSION
+void BlockTile::add_scales(const std::uint64_t* codes, int rows, int count, int stride, float* m, std::int32_t* e) {
+  const std::uint64_t mask = info(s_.scale).mask();
+  bool nan = false;
+  for (int r = 0; r < stride; ++r) {
+    const Term& t = scale_terms_[r < rows ? codes[r] & mask : 0];
+    nan |= r < rows && t.cls == FpClass::nan;
+    scale_exp_[static_cast<std::size_t>(r)] = r < rows && t.cls != FpClass::nan ? t.exp : 0;
+  }
+  const Ints special = Ints{} + ElementDecoder::kSpecial, zero = Ints{} + ElementDecoder::kZeroExp;
+  for (int k = 0; k < count; ++k)
+    for (int r0 = 0; r0 < stride; r0 += kLanes) {
+      std::int32_t* at = e + static_cast<std::size_t>(k) * static_cast<std::size_t>(stride) + r0;
+      Ints x, add;
+      std::memcpy(&x, at, sizeof x);
+      std::memcpy(&add, scale_exp_.data() + r0, sizeof add);
+      x = ((x != special) & (x != zero)) != 0 ? x + add : x;
+      std::memcpy(at, &x, sizeof x);
+    }
+  if (!nan) return;
+  for (int r = 0; r < rows; ++r)  // a NaN scale: every element of its row special
+    if (scale_terms_[codes[r] & mask].cls == FpClass::nan)
+      for (int k = 0; k < count; ++k) {
+        const std::size_t at = static_cast<std::size_t>(k) * static_cast<std::size_t>(stride) + static_cast<std::size_t>(r);
+        m[at] = 0;
+        e[at] = ElementDecoder::kSpecial;
+      }
+}
+
+void BlockTile::set_group_scales(const std::uint64_t* sa, const std::uint64_t* sb) {
+  if (element_specials_) {
+    find_specials();
+  } else {
+    std::fill(a_special_.begin(), a_special_.end(), 0);
+    std::fill(b_special_.begin(), b_special_.end(), 0);
+  }
+  const std::uint64_t mask = info(s_.scale).mask();
+  const int V = s_.scale_vec;
+  const auto set = [&](std::uint64_t code, std::size_t at, std::vector<double>& value, std::vector<std::int32_t>& exp,
+                       char& special) {
+    const Term& t = scale_terms_[code & mask];
+    value[at] = scale_value_[code & mask];
+    exp[at] = t.exp;
+    if (t.cls == FpClass::nan) special = 1;
+  };
+  for (int i = 0; i < s_.m; ++i)
+    for (int v = 0; v < V; ++v)
+      set(sa[i * V + v], static_cast<std::size_t>(i * V + v), sa_value_, sa_exp_, a_special_[static_cast<std::size_t>(i)]);
+  for (int j = 0; j < s_.n; ++j)
+    for (int v = 0; v < V; ++v)
+      set(sb[j * V + v], static_cast<std::size_t>(v * np_ + j), sb_value_, sb_exp_, b_special_[static_cast<std::size_t>(j)]);
+  const auto marked = [](const std::vector<char>& x) { return std::find(x.begin(), x.end(), 1) != x.end(); };
+  any_special_ = marked(a_special_) || marked(b_special_);
+}
+
+namespace {
+
+// x rounded toward zero in place, for |x| < 2^52: adding and taking away 2^52 (with x's sign)
+// rounds x to an integer, to nearest; one step back toward zero where that went past x. (AVX2
+// has no conversion of doubles to 64-bit integers.)
+[[gnu::always_inline]] inline void truncate(Doubles& x) {
+  typedef std::int64_t Longs8 __attribute__((vector_size(64)));
+  const Longs8 sign = reinterpret_cast<Longs8>(x) & INT64_MIN;
+  const auto big = reinterpret_cast<Doubles>(sign | std::bit_cast<std::int64_t>(0x1p52));
+  const auto one = reinterpret_cast<Doubles>(sign | std::bit_cast<std::int64_t>(1.0));
+  const Doubles r = (x + big) - big;
+  x = (r - x) * one > 0 ? r - one : r;
+}
+
+}  // namespace
+
+// R rows of A over 8 columns: per group its exact sum (floats), times both scales (doubles); the
+// block's exponent E from the nonzero group terms and C; each term truncated to 2^(E - F), the
+// total rounded once. C's NaN or Inf decides its output (rows and columns with a NaN scale or
+// special element go to dot()).
+template <int R, bool Sparse>
+[[gnu::always_inline]] inline void BlockTile::group_rows(int i0, const std::uint64_t* c, std::uint64_t* d) const {
+  typedef std::int64_t Longs8 __attribute__((vector_size(64)));
+  const int N = s_.n, V = s_.scale_vec, groups = s_.k / group_;
+  const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
+  const bool zeros_set = m_.block.zeros_set_exponent;
+  const Ints floor = Ints{} + exp_floor_;
+  const std::uint32_t* b_at[R];  // sparse: B's row (times np) of each product of each row
+  for (int r = 0; r < R; ++r) b_at[r] = Sparse ? b_at_.data() + static_cast<std::size_t>((i0 + r) * s_.k) : nullptr;
+  for (int j0 = 0; j0 < N; j0 += kLanes) {
+    const int lanes = std::min(kLanes, N - j0);
+    Doubles cv[R], term[R][kMaxGroups];
+    Ints e[R];
+    UInts decided[R];
+    bool any_decided = false;
+    for (int r = 0; r < R; ++r) {  // C as a double (exact) and its exponent
+      cv[r] = Doubles{};
+      e[r] = Ints{} + ElementDecoder::kZeroExp;
+      decided[r] = UInts{};
+      for (int l = 0; l < lanes; ++l) {
+        const std::uint64_t code = c[static_cast<std::size_t>((i0 + r) * N + j0 + l)];
+        float m;
+        std::int32_t ce;
+        dc_.decode(code, m, ce);
+        if (ce == ElementDecoder::kSpecial) {
+          decided[r][l] = static_cast<std::uint32_t>(special_result(s_.c, code));
+          any_decided = true;
+          continue;
+        }
+        const auto unit = std::bit_cast<double>(static_cast<std::uint64_t>(std::clamp(ce, -1000, 1000) + 1023) << 52);
+        cv[r][l] = static_cast<double>(m) * unit;  // a zero's exponent is kZeroExp: any unit will do
+        e[r][l] = ce;
+      }
+    }
+    for (int g = 0; g < groups; ++g) {
+      const int k0 = g * group_, v = k0 / scale_k_;
+      Floats sum[R];
+      for (int r = 0; r < R; ++r) sum[r] = Floats{};
+      const float* bm = bm_.data() + static_cast<std::size_t>(k0) * np + static_cast<std::size_t>(j0);
+      const float* am = am_.data() + static_cast<std::size_t>(k0) * mp + static_cast<std::size_t>(i0);
+      for (int k = k0; k < k0 + group_; ++k, bm += np, am += mp) {
+        Floats y;
+        if constexpr (!Sparse) std::memcpy(&y, bm, sizeof y);
+        for (int r = 0; r < R; ++r) {
+          if constexpr (Sparse) std::memcpy(&y, bm_.data() + b_at[r][k] + static_cast<std::size_t>(j0), sizeof y);
+          sum[r] += am[r] * y;  // exact (scales_fit)
+        }
+      }
+      Doubles sb;
+      Ints sbe;
+      std::memcpy(&sb, sb_value_.data() + static_cast<std::size_t>(v) * np + static_cast<std::size_t>(j0), sizeof sb);
+      std::memcpy(&sbe, sb_exp_.data() + static_cast<std::size_t>(v) * np + static_cast<std::size_t>(j0), sizeof sbe);
+      for (int r = 0; r < R; ++r) {
+        const auto at = static_cast<std::size_t>((i0 + r) * V + v);
+        const Doubles t = __builtin_convertvector(sum[r], Doubles) * sa_value_[at] * sb;  // exact: at most 20 bits
+        term[r][g] = t;
+        const Ints eg = sbe + sa_exp_[at];
+        const Ints counts = zeros_set ? Ints{} - 1 : __builtin_convertvector(t != 0, Ints);
+        e[r] = (counts & (eg > e[r])) != 0 ? eg : e[r];
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      const Ints cut = (e[r] > floor ? e[r] : floor) - frac_bits_;
+      Ints bounded = cut < -1000 ? Ints{} - 1000 : cut;  // no nonzero term: any finite unit will do
+      bounded = bounded > 1000 ? Ints{} + 1000 : bounded;
+      const auto unit = reinterpret_cast<Doubles>((1023 - __builtin_convertvector(bounded, Longs8)) << 52);  // 2^-cut
+      Doubles total = cv[r] * unit;
+      truncate(total);
+      for (int g = 0; g < groups; ++g) {
+        Doubles t = term[r][g] * unit;
+        truncate(t);
+        total += t;
+      }
+      UInts code;
+      round_all(total, cut, lanes, code);
+      if (any_decided) code = decided[r] != 0 ? decided[r] : code;
+      const std::size_t at = static_cast<std::size_t>((i0 + r) * N + j0);
+      for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = code[l];
+    }
+  }
+}
+
+template <bool Sparse>
+[[gnu::always_inline]] inline void BlockTile::group_rows_all(const std::uint64_t* c, std::uint64_t* d) const {
+  int i = 0;
+  for (; i + kRows <= s_.m; i += kRows) group_rows<kRows, Sparse>(i, c, d);
+  for (; i < s_.m; ++i) group_rows<1, Sparse>(i, c, d);
+}
+
+PTXMMA_MULTIVERSION
+void BlockTile::run_groups(const std::uint64_t* c, std::uint64_t* d) const { group_rows_all<false>(c, d); }
+
+PTXMMA_MULTIVERSION
+void BlockTile::run_groups_sparse(const std::uint64_t* c, std::uint64_t* d) const { group_rows_all<true>(c, d); }
+
+void BlockTile::run_scaled(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* sa,
+                           const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d) {
+  decode_codes(a, b, cols != nullptr);
+  if (cols) set_b_rows(cols);
+  if (group_) {
+    set_group_scales(sa, sb);
+    if (cols) run_groups_sparse(c, d);
+    else run_groups(c, d);
+    return;
+  }
+  add_scale_exponents(sa, sb);
+  any_special_ = cols ? run_rows_sparse(c, d) : run_rows(c, d);
   if (any_special_) find_specials();
 }
 

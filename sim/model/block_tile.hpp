@@ -6,11 +6,21 @@
 // bits is then trunc(m_a * m_b * 2^(e_a + e_b - E + F)): m_a * m_b is exact in a float (at most
 // 24 significand bits), the power of two is exact, and the truncating float-to-int conversion
 // drops exactly the bits below 2^(E - F); a value below 2^-126 is below 1 and truncates to 0
-// whatever its rounding. The products of a block sum exactly in int32, the running sum (C or
-// the previous block) is aligned the same way, and the total is rounded once. The loops run over
+// whatever its rounding. The products of a block sum exactly in int32 lanes, a chunk of at most
+// 2^31 / 2^(F+2) products at a time (16 for F = 25: the 32 products of kind::f8f6f4 take two),
+// the chunks and the running sum (C or the previous block, aligned the same way) exactly in
+// doubles, and the total is rounded once. The loops run over
 // 8 columns at a time for 4 rows of A, so they compile to vector code. Where both element types
 // have narrow exponents (f16, FP8), m holds the element's value and one scale per column serves
 // every product (values_fit).
+//
+// Block-scaled kinds (run_scaled, docs/numerics.md §4.6). Where each product's exponent is raised
+// by both scales' (scale_group 0, one power-of-two scale per row and column: mxf8f6f4), the scales'
+// exponents are added to the decoded elements' and the loops above run unchanged. Where groups of
+// G products are summed exactly and scaled (mxf4, mxf4nvf4), the group sums are float sums of the
+// elements' values (exact: e2m1 products are multiples of 2^-2 below 2^6), each scaled group sum
+// and C are truncated to the block's grid in doubles (below 2^53, so exact), and the total is
+// rounded once (group_rows).
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -18,6 +28,7 @@
 #include <vector>
 
 #include "sim/model/model.hpp"
+#include "sim/model/term.hpp"
 #include "sim/model/tile.hpp"
 
 namespace ptxmma {
@@ -72,6 +83,7 @@ class BlockTile {
   typedef std::int32_t Ints __attribute__((vector_size(32)));
   typedef std::uint32_t UInts __attribute__((vector_size(32)));
   typedef float Floats __attribute__((vector_size(32)));
+  typedef double Doubles __attribute__((vector_size(64)));  // exact integer sums of 8 columns
 
   // Null where the fixed-point loops would not be exact (then dot() runs every output).
   static std::unique_ptr<BlockTile> make(const Model& m, const TileSpec& s);
@@ -86,6 +98,10 @@ class BlockTile {
   // once over its 2K rows, and each row of A reads its own 8-column vectors of it.
   void run_sparse(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* c,
                   std::uint64_t* d);
+  // Block-scaled kinds (TileKernel::run_scaled); cols: run_sparse's, or null. Outputs whose row or
+  // column has a NaN scale are left for dot() as specials are.
+  void run_scaled(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* sa,
+                  const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d);
   [[nodiscard]] static bool takes_words(const TileSpec& s);
   [[nodiscard]] bool row_special(int i) const { return a_special_[static_cast<std::size_t>(i)] != 0; }
   [[nodiscard]] bool col_special(int j) const { return b_special_[static_cast<std::size_t>(j)] != 0; }
@@ -104,20 +120,42 @@ class BlockTile {
   // row_special / col_special from the decoded exponents (where run_rows found a special term).
   void find_specials();
   static bool values_fit(const Model& m, const TileSpec& s);
+  // Whether the elements are decoded to their values (values_fit, and no scale exponents to add).
+  static bool uses_values(const Model& m, const TileSpec& s);
+  // Whether run_scaled applies: power-of-two scales added to the exponents, or exact group sums.
+  static bool scales_fit(const Model& m, const TileSpec& s);
+  // scale_group 0: the scales' exponents added to those of A's and B's elements; a NaN scale makes
+  // its row's (column's) elements special.
+  void add_scale_exponents(const std::uint64_t* sa, const std::uint64_t* sb);
+  // The same for one operand: `rows` scale codes, `count` elements per row, k-major `stride` apart.
+  void add_scales(const std::uint64_t* codes, int rows, int count, int stride, float* m, std::int32_t* e);
+  // scale_group > 0: the scales' values and exponents per row of A and column of B; a NaN scale
+  // marks its row or column special.
+  void set_group_scales(const std::uint64_t* sa, const std::uint64_t* sb);
+  template <int R, bool Sparse>
+  void group_rows(int i0, const std::uint64_t* c, std::uint64_t* d) const;
+  template <bool Sparse>
+  void group_rows_all(const std::uint64_t* c, std::uint64_t* d) const;
+  void run_groups(const std::uint64_t* c, std::uint64_t* d) const;
+  void run_groups_sparse(const std::uint64_t* c, std::uint64_t* d) const;
   static constexpr int kRows = 4;   // rows of A per pass
+  static constexpr int kMaxGroups = 16;  // scaled group sums of one output held at once
   // worst: the largest block exponent E seen, which tells whether a term had a NaN or Inf factor.
   // Sparse: row i's product at block position p takes B's row at b_at_[i * K + p] (times np_).
-  template <int R, bool Sparse>
+  // Chunked: a block has more products than one int32 sum takes (chunk_).
+  template <int R, bool Sparse, bool Chunked>
   void rows(int i0, const std::uint64_t* c, std::uint64_t* d, Ints& worst) const;
   // Whether any term had a NaN or Inf factor.
-  template <bool Sparse>
+  template <bool Sparse, bool Chunked>
   bool rows_all(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const;
   // Rounds total * 2^cut into D as a block sum does; NaN/Inf running sums are decided before.
   [[nodiscard]] std::uint64_t round_sum(std::int64_t total, std::int32_t cut) const;
-  // The same for f32 D rounded toward zero or (all 23 bits) to nearest, 8 columns at once.
-  void round_f32(const Ints& acc, const Ints& run, const Ints& cut, UInts& code) const;
+  // The same for 8 columns of totals (exact integers in doubles, below 2^53) into code (group_rows).
+  void round_all(const Doubles& total, const Ints& cut, int lanes, UInts& code) const;
+  // round_all for f32 D rounded toward zero or (all 23 bits) to nearest.
+  void round_f32(const Doubles& total, const Ints& cut, UInts& code) const;
   [[nodiscard]] std::uint64_t special_result(Type t, std::uint64_t code) const;
   [[nodiscard]] std::uint64_t final_add(std::uint64_t acc, std::uint64_t c) const;
 
@@ -140,6 +178,8 @@ class BlockTile {
     void decode(const UInts& code, Floats& m, Ints& e) const;
   } wa_, wb_;
   std::int32_t frac_bits_;
+  int chunk_;  // products per int32 sum: each is below 2^(F+2)
+  bool chunked_ = false;  // some block has more products than chunk_
   std::int32_t exp_floor_;
   int out_frac_;                          // fraction bits the block sum keeps (<= D's)
   std::int64_t keep_mask_;                // a double's bits that keep out_frac_ fraction bits
@@ -166,6 +206,17 @@ class BlockTile {
   std::vector<std::uint32_t> b_at_;  // sparse: where each row's products find their B row
   std::vector<char> a_special_, b_special_;
   bool any_special_ = false;
+  // Block-scaled kinds. scale_group > 0 (group_): the scale of row i's group g is at
+  // [i * V + v] in sa_*, of column j's at [v * np_ + j] in sb_* (v = g's run of k): its value
+  // (0 for NaN) and its exponent.
+  int group_ = 0;
+  int scale_k_ = 0;          // consecutive (stored) k per scale
+  bool element_specials_;    // A's or B's type has NaN or Inf codes
+  const Term* scale_terms_ = nullptr;  // the scale type's codes decoded (term_table)
+  std::vector<std::int32_t> scale_exp_;  // scale_group 0: each row's (column's) scale exponent
+  std::vector<double> scale_value_;    // scale_group > 0: each scale code's value (0 for NaN)
+  std::vector<double> sa_value_, sb_value_;
+  std::vector<std::int32_t> sa_exp_, sb_exp_;
 };
 
 }  // namespace ptxmma

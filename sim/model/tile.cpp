@@ -132,8 +132,8 @@ TileKernel::~TileKernel() = default;
 TileKernel::TileKernel(TileKernel&&) noexcept = default;
 
 void TileKernel::reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
-                           int i, int j, int b_k, const int* cols) {
-  const int K = s_.k;
+                           int i, int j, int b_k, const int* cols, const std::uint64_t* sa, const std::uint64_t* sb) {
+  const int K = s_.k, V = s_.scale_vec;
   if (b_k == 0) b_k = K;
   for (int k = 0; k < K; ++k) {
     ta_[static_cast<std::size_t>(k)] = term_of(s_.a, a[static_cast<std::size_t>(i * K + k)]);
@@ -142,8 +142,18 @@ void TileKernel::reference(const std::uint64_t* a, const std::uint64_t* b, const
   }
   const std::size_t at = static_cast<std::size_t>(i * s_.n + j);
   const Term ct = make_term(s_.c, c[at]);
-  d[at] = dot(m_, DotOperands{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite,
-                              s_.bitop});
+  DotOperands r{s_.a, s_.b, s_.c, s_.d, ta_.data(), tb_.data(), K, &ct, s_.rounding, s_.satfinite, s_.bitop};
+  Term scale_a[4], scale_b[4];  // .scale_vec is at most 4X
+  if (sa) {
+    for (int v = 0; v < V; ++v) {
+      scale_a[v] = make_term(s_.scale, sa[i * V + v]);
+      scale_b[v] = make_term(s_.scale, sb[j * V + v]);
+    }
+    r.a_scales = scale_a;
+    r.b_scales = scale_b;
+    r.scale_k = K / V;
+  }
+  d[at] = dot(m_, r);
 }
 
 void TileKernel::run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
@@ -256,7 +266,13 @@ void TileKernel::run_sparse(const std::uint64_t* a, const std::uint64_t* b, cons
 
 void TileKernel::run_scaled(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* sa,
                             const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d) {
-  run_reference(a, b, c, d, cols, sa, sb);  // no fast loop covers these models yet (BlockTile::make)
+  if (!block_) return run_reference(a, b, c, d, cols, sa, sb);
+  block_->run_scaled(a, b, cols, sa, sb, c, d);
+  if (block_->any_special())
+    for (int i = 0; i < s_.m; ++i)
+      for (int j = 0; j < s_.n; ++j)
+        if (block_->row_special(i) || block_->col_special(j))
+          reference(a, b, c, d, i, j, cols ? 2 * s_.k : s_.k, cols, sa, sb);
 }
 
 bool TileKernel::takes_words() const { return block_ && BlockTile::takes_words(s_); }

@@ -74,9 +74,11 @@ class TileKernel {
 
  private:
   // Output (i, j) by dot() (an element the fast loops leave to the reference engines); b_k: the
-  // length of a column of b; cols: row i's B rows (sparse), or null.
+  // length of a column of b; cols: row i's B rows (sparse), or null; sa, sb: the scale codes
+  // (run_scaled), or null.
   void reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int i,
-                 int j, int b_k = 0, const int* cols = nullptr);
+                 int j, int b_k = 0, const int* cols = nullptr, const std::uint64_t* sa = nullptr,
+                 const std::uint64_t* sb = nullptr);
   // Every output by dot(), A and B decoded once; cols as for reference(); sa, sb: the scale codes
   // (run_scaled), or null.
   void run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
