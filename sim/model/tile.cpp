@@ -6,6 +6,7 @@
 
 #include "sim/model/block_tile.hpp"
 #include "sim/model/dot.hpp"
+#include "sim/model/add_tree_tile.hpp"
 #include "sim/model/fma_tile.hpp"
 #include "sim/model/simd.hpp"
 #include "sim/numeric/fields.hpp"
@@ -108,7 +109,7 @@ void pack_bits(const std::uint64_t* codes, int rows, int k, std::vector<std::uin
 }  // namespace
 
 TileKernel::TileKernel(const Model& m, const TileSpec& s)
-    : m_(m), s_(s), block_(BlockTile::make(m, s)), fma_(FmaTile::make(m, s)) {
+    : m_(m), s_(s), block_(BlockTile::make(m, s)), fma_(FmaTile::make(m, s)), add_tree_(AddTreeTile::make(m, s)) {
   const auto mk = static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.k);
   const auto nk = static_cast<std::size_t>(s.n) * static_cast<std::size_t>(s.k);
   integer_ = m.engine == Engine::integer && !info(s.a).is_float && !info(s.b).is_float && info(s.a).bits <= 8 &&
@@ -220,6 +221,13 @@ void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::
       for (int i = 0; i < s_.m; ++i)
         for (int j = 0; j < s_.n; ++j)
           if (fma_->special(i, j)) reference(a, b, c, d, i, j);
+    return;
+  }
+  if (add_tree_) {
+    if (add_tree_->run(a, b, c, d))
+      for (int i = 0; i < s_.m; ++i)
+        for (int j = 0; j < s_.n; ++j)
+          if (add_tree_->special(i, j)) reference(a, b, c, d, i, j);
     return;
   }
   if (integer_) {

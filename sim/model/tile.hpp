@@ -29,6 +29,7 @@ struct TileSpec {
   Type scale = Type::ue8m0;
 };
 
+class AddTreeTile;
 class BlockTile;
 class FmaTile;
 
@@ -90,6 +91,7 @@ class TileKernel {
   TileSpec s_;
   std::unique_ptr<BlockTile> block_;  // the block-FMA engine, where the model and types allow it
   std::unique_ptr<FmaTile> fma_;      // the fma-chain engine on f64
+  std::unique_ptr<AddTreeTile> add_tree_;  // addition orders in binary32 (m8n8k4 .f16)
   bool integer_ = false;              // the integer engine's 16-bit path applies
   std::vector<std::int16_t> ia_, ib_;
   std::vector<std::uint64_t> pa_, pb_;  // packed bits of codes given to run()

@@ -39,4 +39,26 @@ inline std::uint32_t fmul_gpu(std::uint32_t a, std::uint32_t b, bool ftz) {
   return bits_of(static_cast<float>(p));
 }
 
+// A finite binary32 rounded to f16, to nearest even: what convert() gives (tests/numeric/
+// f16_rounding_test.cpp checks it), without its general path, for per-output hot loops. Past
+// f16's range: Inf.
+inline std::uint32_t f16_of_f32_rn(std::uint32_t x) {
+  const std::uint32_t sign = x >> 16 & 0x8000U, a = x & 0x7fffffffU;
+  if (a >= 0x477ff000U) return sign | 0x7c00U;  // 65520 and up: beyond the tie above 65504
+  std::uint32_t h, rem, half;
+  if (a >= 0x38800000U) {  // f16 normal: drop 13 of the 23 fraction bits (a carry is the next binade)
+    h = ((a >> 23) - 112) << 10 | (a & 0x7fffffU) >> 13;
+    rem = a & 0x1fffU;
+    half = 0x1000U;
+  } else {  // f16 subnormal or zero: multiples of 2^-24
+    if (a <= 0x33000000U) return sign;  // up to 2^-25 (a tie: to the even 0)
+    const std::uint32_t shift = 126 - (a >> 23), sig = (a & 0x7fffffU) | 0x800000U;
+    h = sig >> shift;
+    rem = sig & ((1U << shift) - 1);
+    half = 1U << (shift - 1);
+  }
+  if (rem > half || (rem == half && (h & 1U) != 0)) ++h;
+  return sign | h;
+}
+
 }  // namespace ptxmma

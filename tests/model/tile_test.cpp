@@ -462,9 +462,17 @@ TEST(TileKernel, BlockScaled) {
   check_scaled(mx, mx_odd, 200, seed++, true);
 }
 
-// The reference engines behind the same API (m8n8k4 addition orders).
-TEST(TileKernel, ReferenceEngines) {
-  check_tile(model("sm_90a", "hmma_m8n8k4", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 8, 8, 4}, 200, 71);
+// m8n8k4 .f16's addition orders on the host's binary32 arithmetic (AddTreeTile), both D types and
+// both C types: cancellation to +-0, subnormal products and sums, C near overflow.
+TEST(TileKernel, AddTreeOrders) {
+  for (const Type d : {Type::f16, Type::f32})
+    for (const Type c : {Type::f16, Type::f32}) {
+      if (d == Type::f16 && c == Type::f32) continue;  // no such mma
+      const Model& m = model("sm_90a", "hmma_m8n8k4", Type::f16, d);
+      const TileSpec s{Type::f16, Type::f16, c, d, 8, 8, 4};
+      check_tile(m, s, 3000, 71);
+      check_tile(m, s, 300, 72, -12);  // products and sums below f16's and f32's normal ranges
+    }
 }
 
 }  // namespace
