@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "sim/error.hpp"
+#include "sim/numeric/rounding.hpp"
+#include "sim/numeric/type.hpp"
+#include "sim/util/suggest.hpp"
 
 namespace ptxmma {
 
@@ -65,6 +69,26 @@ std::string all_of(const std::vector<std::string>& v) {
 
 void add_unique(std::vector<std::string>& v, std::string s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
+}
+
+void rethrow_suggesting(const Error& e, std::string_view text, const MatrixCatalog& catalog) {
+  const std::string_view written = trim(text);
+  // Only a qualifier that no variant uses and that is no type or rounding is a misspelling; an
+  // illegal combination of known ones (bf16 into f16 D, f64 for wgmma, a target too old) has its
+  // own message, and so has bad syntax (operands, empty qualifiers).
+  if (written.find_first_of(" \t") != std::string_view::npos) throw e;
+  std::set<std::string_view> words;
+  for (const MatrixVariant& v : catalog.variants())
+    for (const std::string_view w : split(v.ptx)) words.insert(w);
+  bool misspelt = false;
+  for (const std::string_view w : split(written)) {
+    if (w.empty()) throw e;
+    misspelt = misspelt || (!words.contains(w) && !parse_type(w) && !parse_rounding(w));
+  }
+  if (!misspelt) throw e;
+  std::vector<std::string> names;
+  for (const MatrixVariant& v : catalog.variants()) add_unique(names, v.ptx);
+  throw Error(std::string(e.what()) + did_you_mean(written, names));
 }
 
 }  // namespace ptxmma

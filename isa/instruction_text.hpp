@@ -6,7 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/catalog/matrix_catalog.hpp"
 #include "sim/catalog/matrix_variant.hpp"
+#include "sim/error.hpp"
 
 namespace ptxmma {
 
@@ -38,5 +40,8 @@ std::string one_of(const std::vector<std::string>& v);
 std::string all_of(const std::vector<std::string>& v);
 // Appends s unless it is there already.
 void add_unique(std::vector<std::string>& v, std::string s);
+// Rethrows `e`, a matrix instruction's error, with " (did you mean 'X'?)" when a variant of the
+// catalogue is written closely like `text` (a misspelt shape or type), X not `text` itself.
+[[noreturn]] void rethrow_suggesting(const Error& e, std::string_view text, const MatrixCatalog& catalog);
 
 }  // namespace ptxmma

@@ -235,9 +235,13 @@ const MatrixVariant& check_mma(const MmaInstruction& ins, std::string_view targe
 }
 
 MmaInstruction parse_mma(std::string_view text, std::string_view target, const MatrixCatalog& catalog) {
-  MmaInstruction ins = parse_mma_syntax(text);
-  ins.variant = &check_mma(ins, target, catalog);
-  return ins;
+  try {
+    MmaInstruction ins = parse_mma_syntax(text);
+    ins.variant = &check_mma(ins, target, catalog);
+    return ins;
+  } catch (const Error& e) {
+    rethrow_suggesting(e, text, catalog);
+  }
 }
 
 }  // namespace ptxmma

@@ -41,6 +41,15 @@ struct OpcodeSpec {
 std::span<const OpcodeSpec> opcode_table();
 // Index in opcode_table(), or -1.
 int find_opcode(std::string_view opcode);
+// The candidates the qualifier axes of `forms` give ("{|rn|rz} {f32|f64}" -> ".f32", ".rn.f32", ...),
+// each "" or a string of ".q" qualifiers. Errors: an unclosed '{'.
+std::vector<std::string> expand_qualifier_axes(std::string_view forms);
+// Every opcode, and every opcode with each qualifier string its forms column gives ("add.rn.f32"):
+// what a misspelt instruction is compared against ("did you mean").
+std::vector<std::string> instruction_forms(std::string_view opcode = {});
+// " (did you mean 'X'?)" for an instruction with a qualifier that no form of its opcode uses and
+// is no PTX type (a misspelling: add.f23, mad.lo.s23), X the form written most like it; else "".
+std::string suggest_form(const Instruction& ins);
 
 // Shared by the decoders (isa/ptx_decode*.cpp).
 namespace decode {

@@ -11,6 +11,7 @@
 #include "isa/contraction.hpp"
 #include "isa/ptx_opcodes.hpp"
 #include "sim/util/input_file.hpp"
+#include "sim/util/suggest.hpp"
 #include "sim/util/target.hpp"
 
 namespace ptxmma::ptx {
@@ -210,6 +211,22 @@ class Parser {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
       if (auto f = it->find(n); f != it->end()) return &f->second;
     return nullptr;
+  }
+  // " (did you mean 'X'?)" for a misspelt register, X visible here; not for one that differs from
+  // X only in its numbers (%r9 where %r<4> is declared: which one was meant cannot be guessed).
+  [[nodiscard]] std::string suggest_register(const std::string& name) const {
+    const auto letters = [](std::string_view n) {
+      std::string out;
+      for (const char c : n)
+        if (c < '0' || c > '9') out += c;
+      return out;
+    };
+    const std::string shape = letters(name);
+    std::vector<std::string> names;
+    for (const auto& scope : scopes_)
+      for (const auto& [n, sym] : scope)
+        if ((sym.reg >= 0 || !sym.comps.empty()) && letters(n) != shape) names.push_back(n);
+    return did_you_mean(name, names);
   }
   int add_register(const std::string& source, PtxType t, SourceLoc loc) {
     if (prog_.registers.size() >= kMaxRegisters) fail(loc, "too many registers");
@@ -905,7 +922,8 @@ class Parser {
       const Token& g = next();
       if (g.kind != Tok::ident) fail(g.loc, fmt::format("expected a predicate register after '@', found {}", describe(g)));
       const Symbol* s = lookup(g.text);
-      if (!s || s->reg < 0) fail(g.loc, fmt::format("register '{}' is not declared", g.text));
+      if (!s || s->reg < 0)
+        fail(g.loc, fmt::format("register '{}' is not declared{}", g.text, suggest_register(g.text)));
       const RegisterDecl& r = prog_.registers[static_cast<std::size_t>(s->reg)];
       if (r.type != PtxType::pred)
         fail(g.loc, fmt::format("type mismatch: the guard {} is declared .{}; a guard must be a .pred register", g.text, name(r.type)));
@@ -923,7 +941,7 @@ class Parser {
       ins.quals.push_back(q.text.substr(1));
     }
     const int family = find_opcode(ins.opcode);
-    if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'", ins.text));
+    if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'{}", ins.text, did_you_mean(ins.text, instruction_forms())));
     ins.family = family;
     if (ins.opcode == "call") {
       call_operands(ins);
@@ -942,7 +960,7 @@ class Parser {
     try {
       opcode_table()[static_cast<std::size_t>(family)].decode(ins, DecodeContext{prog_, prog_.target});
     } catch (const DecodeError& e) {
-      error(e.loc, e.message);
+      error(e.loc, e.message + suggest_form(ins));
       return;
     }
     prog_.code.push_back(std::move(ins));
@@ -1130,7 +1148,7 @@ class Parser {
     if (!comp.empty() || text.front() == '%') {
       if (text == "%tid" || text == "%ntid" || text == "%ctaid" || text == "%nctaid")
         fail(id.loc, fmt::format("'{}' needs a component (.x, .y or .z)", o.text));
-      fail(id.loc, fmt::format("register '{}' is not declared", o.text));
+      fail(id.loc, fmt::format("register '{}' is not declared{}", o.text, suggest_register(o.text)));
     }
     if (const Variable* p = prog_.find_param(text)) {
       o.kind = Operand::Kind::symbol;

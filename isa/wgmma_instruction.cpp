@@ -136,9 +136,13 @@ const MatrixVariant& check_wgmma(const WgmmaInstruction& ins, std::string_view t
 }
 
 WgmmaInstruction parse_wgmma(std::string_view text, std::string_view target, const MatrixCatalog& catalog) {
-  WgmmaInstruction ins = parse_wgmma_syntax(text);
-  ins.variant = &check_wgmma(ins, target, catalog);
-  return ins;
+  try {
+    WgmmaInstruction ins = parse_wgmma_syntax(text);
+    ins.variant = &check_wgmma(ins, target, catalog);
+    return ins;
+  } catch (const Error& e) {
+    rethrow_suggesting(e, text, catalog);
+  }
 }
 
 // ---- a statement with operands ---------------------------------------------------------------------

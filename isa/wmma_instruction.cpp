@@ -98,9 +98,13 @@ const MatrixVariant& check_wmma(const MmaInstruction& ins, std::string_view targ
 }  // namespace
 
 MmaInstruction parse_wmma(std::string_view text, std::string_view target, const MatrixCatalog& catalog) {
-  MmaInstruction ins = parse_wmma_syntax(text);
-  ins.variant = &check_wmma(ins, target, catalog);
-  return ins;
+  try {
+    MmaInstruction ins = parse_wmma_syntax(text);
+    ins.variant = &check_wmma(ins, target, catalog);
+    return ins;
+  } catch (const Error& e) {
+    rethrow_suggesting(e, text, catalog);
+  }
 }
 
 MmaInstruction parse_wmma(std::string_view text, std::string_view target) {

@@ -8,6 +8,7 @@
 
 #include "sim/error.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/util/suggest.hpp"
 #include "sim/util/target.hpp"
 
 namespace ptxmma {
@@ -251,8 +252,11 @@ class CatalogLoader {
     for (const auto& kv : e) {
       const std::string k = kv.first.as<std::string>();
       if (std::find(kSharedKeys.begin(), kSharedKeys.end(), k) == kSharedKeys.end() &&
-          std::find(own.begin(), own.end(), k) == own.end())
-        r.fail(kv.first, fmt::format("unknown key '{}'", k));
+          std::find(own.begin(), own.end(), k) == own.end()) {
+        std::vector<std::string> names(kSharedKeys.begin(), kSharedKeys.end());
+        names.insert(names.end(), own.begin(), own.end());
+        r.fail(kv.first, fmt::format("unknown key '{}'{}", k, did_you_mean(k, names)));
+      }
     }
     shared_keys(r);
     const std::string machine = r.scalar("family");

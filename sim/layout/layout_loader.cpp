@@ -9,6 +9,7 @@
 
 #include "sim/error.hpp"
 #include "sim/layout/expr.hpp"
+#include "sim/util/suggest.hpp"
 #include "sim/util/target.hpp"
 #include "sim/util/yaml_file.hpp"
 
@@ -175,9 +176,9 @@ class Loader {
       for (std::string_view want : kKeys) known = known || want == k;
       if (!known)
         fail(kv.first, name,
-             fmt::format("unknown key '{}' (known: rows, cols, regs, elems, row, col, problems, problem, lanes, "
+             fmt::format("unknown key '{}'{} (known: rows, cols, regs, elems, row, col, problems, problem, lanes, "
                          "copies, holders, reads)",
-                         k));
+                         k, did_you_mean(k, std::vector<std::string>(kKeys.begin(), kKeys.end()))));
     }
     LayoutTemplate t;
     t.name = name;

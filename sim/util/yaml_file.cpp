@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/util/input_file.hpp"
+#include "sim/util/suggest.hpp"
 #include "sim/util/yaml_scan.hpp"
 
 namespace ptxmma {
@@ -38,13 +39,17 @@ void YamlFile::fail_at(const YAML::Mark& m, const std::string& what) const {
 void YamlFile::check_keys(const YAML::Node& map, std::initializer_list<std::string_view> keys,
                           std::string_view where) const {
   std::string list;
-  for (const auto x : keys) list += (list.empty() ? "" : ", ") + std::string(x);
+  std::vector<std::string> names;
+  for (const auto x : keys) {
+    list += (list.empty() ? "" : ", ") + std::string(x);
+    names.emplace_back(x);
+  }
   const std::string in = where.empty() ? "" : fmt::format(" in {}", where);
   if (!map.IsMap()) fail(map, fmt::format("expected a map{} (keys {})", in, list));
   for (const auto& kv : map) {
     const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "(not a name)";
     if (std::find(keys.begin(), keys.end(), k) == keys.end())
-      fail(kv.first, fmt::format("unknown key '{}'{} (expected {})", k, in, list));
+      fail(kv.first, fmt::format("unknown key '{}'{}{} (expected {})", k, in, did_you_mean(k, names), list));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "isa/ptx_opcodes.hpp"
 #include "isa/ptx_parser.hpp"
 #include "sim/error.hpp"
 #include "tests/paths.hpp"
@@ -122,10 +123,10 @@ TEST(AluForms, EnumeratedFormsDecode) {
 }
 
 TEST(AluForms, QualifierAxes) {
-  EXPECT_EQ(expand_qualifier_axes("{|rn|rz} {f32|f64}"),
+  EXPECT_EQ(ptx::expand_qualifier_axes("{|rn|rz} {f32|f64}"),
             (std::vector<std::string>{".f32", ".f64", ".rn.f32", ".rn.f64", ".rz.f32", ".rz.f64"}));
-  EXPECT_EQ(expand_qualifier_axes("b32 {|xorsign.abs}"), (std::vector<std::string>{".b32", ".b32.xorsign.abs"}));
-  EXPECT_THROW(expand_qualifier_axes("{rn"), Error);
+  EXPECT_EQ(ptx::expand_qualifier_axes("b32 {|xorsign.abs}"), (std::vector<std::string>{".b32", ".b32.xorsign.abs"}));
+  EXPECT_THROW(ptx::expand_qualifier_axes("{rn"), Error);
 }
 
 // Division by zero gives the GPU's all ones with a warning; --strict makes it an error.

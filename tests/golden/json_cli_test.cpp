@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -85,6 +86,21 @@ TEST(JsonCli, ErrorsAreJsonToo) {
 TEST(JsonCli, DidYouMean) {
   EXPECT_NE(run_cli("format e4m4 1").err.find("unknown type 'e4m4' (did you mean 'e4m3'?)"), std::string::npos);
   EXPECT_NE(run_cli("eval ex2.aprox.f32 1").err.find("(did you mean 'ex2.approx.f32'?)"), std::string::npos);
+  // A matrix instruction: the catalogue's nearest variant.
+  const auto l = run_cli("layout mma.sync.aligned.m16n8k61.row.col.f32.f16.f16.f32");
+  EXPECT_EQ(l.status, 1);
+  EXPECT_NE(l.err.find("(did you mean 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32'?)"), std::string::npos)
+      << l.err;
+  EXPECT_NE(run_cli("layout wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f61").err.find(
+                "(did you mean 'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16'?)"),
+            std::string::npos);
+  // A key of a test vector file.
+  const std::string file = ::testing::TempDir() + "typo.test.yaml";
+  std::ofstream(file) << ("target: sm_90a\ncases:\n  - name: x\n    instruction: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n"
+                         "    A: {fill: 1}\n    B: {fill: 1}\n    expectt: {D: {fill: 16}}\n");
+  const auto t = run_cli("test " + file);
+  EXPECT_NE(t.all().find("unknown key 'expectt'"), std::string::npos) << t.all();
+  EXPECT_NE(t.all().find("(did you mean 'expect'?)"), std::string::npos) << t.all();
 }
 
 }  // namespace

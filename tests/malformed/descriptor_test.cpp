@@ -47,7 +47,7 @@ TEST(Malformed, Descriptors) {
       {"B at the top of shared memory", [&] { fetch(ok, MatrixDescriptor::encode(0x3fff0, 128, 256, 0, Swizzle::none), full); }, "shared memory: a 2-byte read at 0x3fff0 (B element (0, 0) through descriptor 0x0000001000083fff: start 0x3fff0, LBO 128, SBO 256, base offset 0, swizzle none) is outside the 233472-byte shared memory (0x0..0x38fff)"},
       {"reserved bits in B at run time", [&] { fetch(ok, ok | (1ULL << 46), full); }, "matrix descriptor 0x0000401000080040: reserved bits 48:46 are 0b001 (must be 0); bits 48:46 = 0b001 belong to the sm_100 tcgen05 descriptor, not wgmma"},
       {"wgmma on sm_80", [] { (void)parse_wgmma(kF16, "sm_80"); }, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16: needs sm_90a; the target is sm_80"},
-      {"wgmma with an illegal N", [] { (void)parse_wgmma("wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16"); }, "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16: N = 12 is not legal for f16 inputs (N = 8..256 in steps of 8)"},
+      {"wgmma with an illegal N", [] { (void)parse_wgmma("wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16"); }, "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16: N = 12 is not legal for f16 inputs (N = 8..256 in steps of 8) (did you mean 'wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16'?)"},
   };
   ASSERT_GE(bad.size(), 10U);
   for (const BadDescriptor& b : bad) {

@@ -48,7 +48,7 @@ TEST(Malformed, StateYaml) {
       {"bad lane list", "registers:\n  \"%r1\": {lanes: 0-32, value: 1}\n", "FILE:2:18: bad lane list '0-32' (e.g. 0-3,8)"},
       {"predicate value", "registers:\n  \"%p\": 2\n", "FILE:2:9: '2' is not a predicate value (0, 1, true, false)"},
       {"nesting too deep", "registers: " + std::string(600, '[') + "\n", "FILE:2:1: nested more than 499 levels deep"},
-      {"unknown key", "registerz: {}\n", "FILE:1:1: unknown key 'registerz' (expected registers, shared, global, const, params, ntid, warpid, ctaid, nctaid, cluster, cluster_non_portable, shared_size, dynamic_shared)"},
+      {"unknown key", "registerz: {}\n", "FILE:1:1: unknown key 'registerz' (did you mean 'registers'?) (expected registers, shared, global, const, params, ntid, warpid, ctaid, nctaid, cluster, cluster_non_portable, shared_size, dynamic_shared)"},
       {"ntid with four values", "ntid: [64, 1, 1, 1]\n", "FILE:1:7: 'ntid' takes [x, y, z]"},
       {"ntid out of range", "ntid: [2048]\n", "FILE:1:8: 'ntid' value 2048 is out of range [1, 1024]"},
       {"ntid of 0 (once 32)", "ntid: [0, 1, 1]\n", "FILE:1:8: 'ntid' value 0 is out of range [1, 1024]"},

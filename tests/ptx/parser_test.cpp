@@ -230,6 +230,15 @@ const BadCase kBad[] = {
      "test.ptx:2:1: error: unknown instruction 'foo.bar'"},
     {".reg .b32 %r1;\nadd.s32 %r1, %r2, 1;",
      "test.ptx:2:14: error: register '%r2' is not declared"},
+    // Misspellings get the nearest declared register, or the nearest form of the opcode table.
+    {".reg .f32 %acc;\nmov.f32 %acc, %ac;",
+     "test.ptx:2:15: error: register '%ac' is not declared (did you mean '%acc'?)"},
+    {".reg .b32 %r<4>;\nadd.f23 %r1, %r2, %r3;",
+     "test.ptx:2:1: error: 'add.f23' needs exactly one type, found 0 (did you mean 'add.f32'?)"},
+    {".reg .b32 %r<4>;\nmad.lo.s23 %r1, %r2, %r3, %r1;",
+     "test.ptx:2:1: error: 'mad.lo.s23' needs exactly one type, found 0 (did you mean 'mad.lo.s32'?)"},
+    {".reg .b32 %r<4>;\nmull.lo.s32 %r1, %r2, %r3;",
+     "test.ptx:2:1: error: unknown instruction 'mull.lo.s32' (did you mean 'mul.lo.s32'?)"},
     {".reg .f32 %f1;\n.reg .u32 %r1;\nadd.f32 %f1, %r1, %f1;",
      "test.ptx:3:14: error: type mismatch: operand a of 'add.f32' is %r1, declared .u32; the instruction needs a .f32 register"},
     {".reg .b32 %r<4>;\n.reg .f32 %f<4>;\nmma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f32 {%r0,%r1}, {%r0,%r1,%r2,%r3}, {%r0,%r1}, {%f0,%f1,%f2,%f3};",
@@ -320,7 +329,7 @@ TEST(PtxParser, SeveralErrorsAreReportedTogether) {
 TEST(PtxParser, NothingRunsAfterAParseError) {
   // The store would fail at run time; the parse error comes first and alone.
   EXPECT_EQ(test::error_of(".reg .b32 %r1;\nst.shared.u32 [0x100000], %r1;\nnope;\n"),
-            "test.ptx:3:1: error: unknown instruction 'nope'");
+            "test.ptx:3:1: error: unknown instruction 'nope' (did you mean 'not'?)");
 }
 
 TEST(PtxParser, DeepNestingIsAnErrorNotACrash) {

@@ -109,7 +109,7 @@ TEST(TestVectors, MalformedFilesGiveLocatedErrors) {
   const std::vector<Bad> bad = {
       {"wrong matrix shape (rows)", head + "    A: [[1], [2]]\n    B: 1\n    expect: {D: 0}\n", "FILE:4:8: A: expected 8 rows (a 8x16 matrix of s8), found 2"},
       {"wrong matrix shape (row length)", head + "    A: " + rows8 + "\n    B: 1\n    expect: {D: 0}\n", "FILE:4:9: A row 0: expected 16 values (a 8x16 matrix of s8), found 8"},
-      {"unknown type", "cases:\n  - instruction: mma.sync.aligned.m16n8k16.row.col.f32.f17.f17.f32\n    A: 1\n    B: 1\n    expect: {D: 0}\n", "FILE:2:18: mma.sync.aligned.m16n8k16.row.col.f32.f17.f17.f32: unknown qualifier '.f17'"},
+      {"unknown type", "cases:\n  - instruction: mma.sync.aligned.m16n8k16.row.col.f32.f17.f17.f32\n    A: 1\n    B: 1\n    expect: {D: 0}\n", "FILE:2:18: mma.sync.aligned.m16n8k16.row.col.f32.f17.f17.f32: unknown qualifier '.f17' (did you mean 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32'?)"},
       {"bad hex", head + "    A: 0x1g\n    B: 1\n    expect: {D: 0}\n", "FILE:4:8: A: malformed hex value '0x1g'"},
       {"value out of range", head + "    A: 300\n    B: 1\n    expect: {D: 0}\n", "FILE:4:8: A: 300 is out of range for 8 bits"},
       {"duplicate key", head + "    A: 1\n    A: 2\n    B: 1\n    expect: {D: 0}\n", "FILE:5:5: duplicate key 'A'"},

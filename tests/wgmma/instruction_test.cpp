@@ -133,11 +133,12 @@ TEST(WgmmaInstruction, SpellingsPtxasAccepts) {
 TEST(WgmmaInstruction, ErrorsNameWhatIsWrong) {
   const std::string p = kPre;
   EXPECT_EQ(error_of(p + "m64n20k16.f32.f16.f16"),
-            p + "m64n20k16.f32.f16.f16: N = 20 is not legal for f16 inputs (N = 8..256 in steps of 8)");
+            p + "m64n20k16.f32.f16.f16: N = 20 is not legal for f16 inputs (N = 8..256 in steps of 8) (did you mean '" + p +
+                "m64n24k16.f32.f16.f16'?)");
   EXPECT_EQ(error_of(p + "m64n40k32.s32.s8.s8"),
             p + "m64n40k32.s32.s8.s8: N = 40 is not legal for s8 inputs (N = 8, 16, 24, 32, 48, 64, 80, 96, 112, "
                 "128, 144, 160, 176, 192, 208, 224, 240, 256)");
-  EXPECT_EQ(error_of(p + "m32n8k16.f32.f16.f16"), p + "m32n8k16.f32.f16.f16: wgmma shapes are m64nNkK; .m32n8k16 has M = 32");
+  EXPECT_EQ(error_of(p + "m32n8k16.f32.f16.f16"), p + "m32n8k16.f32.f16.f16: wgmma shapes are m64nNkK; .m32n8k16 has M = 32 (did you mean '" + p + "m64n8k16.f32.f16.f16'?)");
   EXPECT_EQ(error_of(p + "m64n8k32.f32.f16.f16"), p + "m64n8k32.f32.f16.f16: f16 inputs need k16 (m64nNk16); the shape has k32");
   EXPECT_EQ(error_of(p + "m64n8k16.f16.bf16.bf16"), p + "m64n8k16.f16.bf16.bf16: bf16 inputs need f32 D, not f16");
   EXPECT_EQ(error_of(p + "m64n8k32.s32.s8.e4m3"), p + "m64n8k32.s32.s8.e4m3: wgmma does not take s8 A with e4m3 B (with s8 A, B is s8 or u8)");
@@ -147,7 +148,8 @@ TEST(WgmmaInstruction, ErrorsNameWhatIsWrong) {
             p + "m64n8k16.satfinite.f32.f16.f16: .satfinite applies only to s8, u8 inputs, not f16");
   EXPECT_EQ(error_of(p + "m64n8k256.s32.b1.b1"), p + "m64n8k256.s32.b1.b1: b1 inputs need .and.popc");
   EXPECT_EQ(error_of(p + "m64n8k256.s32.b1.b1.xor.popc"),
-            p + "m64n8k256.s32.b1.b1.xor.popc: .xor.popc is not available for wgmma (b1 takes .and.popc only)");
+            p + "m64n8k256.s32.b1.b1.xor.popc: .xor.popc is not available for wgmma (b1 takes .and.popc only) (did you mean '" +
+                p + "m64n8k256.s32.b1.b1.and.popc'?)");
   EXPECT_EQ(error_of(p + "m64n8k32.s32.s8.s8.and.popc"), p + "m64n8k32.s32.s8.s8.and.popc: .and.popc applies only to b1 inputs");
   EXPECT_EQ(error_of(p + "m64n8k16.f32.f16.f16", "sm_90"), p + "m64n8k16.f32.f16.f16: needs sm_90a; the target is sm_90");
   EXPECT_EQ(error_of(p + "m64n8k16.f32.f16.f16", "sm_100a"),
@@ -165,7 +167,7 @@ TEST(WgmmaInstruction, ErrorsNameWhatIsWrong) {
             "wgmma.mma_async)");
   EXPECT_EQ(error_of(p + "m64n8k16.row.col.f32.f16.f16"),
             p + "m64n8k16.row.col.f32.f16.f16: '.row': wgmma takes no layout qualifiers (A and B are K-major unless "
-                "imm-trans-a/b say otherwise)");
+                "imm-trans-a/b say otherwise) (did you mean '" + p + "m64n8k16.f32.f16.f16'?)");
   EXPECT_EQ(error_of(p + "f32.f16.f16"), p + "f32.f16.f16: the shape (e.g. .m64n8k16) must come before the types; found '.f32' first");
   EXPECT_EQ(error_of("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: not a wgmma instruction (expected wgmma.mma_async.sync.aligned...)");

@@ -13,7 +13,7 @@
 #include "sim/exec/mbarrier.hpp"
 #include "sim/numeric/exact.hpp"
 #include "tools/ptxmma/line_reader.hpp"
-#include "tools/ptxmma/suggest.hpp"
+#include "sim/util/suggest.hpp"
 #include "tools/vectors/operand_matrix.hpp"
 #include "tools/vectors/value_text.hpp"
 

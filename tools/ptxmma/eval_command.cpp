@@ -10,7 +10,7 @@
 #include "sim/catalog/special_function.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
-#include "tools/ptxmma/suggest.hpp"
+#include "sim/util/suggest.hpp"
 #include "tools/vectors/word_format.hpp"
 #include "tools/vectors/format_value.hpp"
 

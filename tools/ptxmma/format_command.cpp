@@ -14,7 +14,7 @@
 #include "sim/util/target.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
-#include "tools/ptxmma/suggest.hpp"
+#include "sim/util/suggest.hpp"
 #include "tools/vectors/format_value.hpp"
 
 namespace ptxmma::cli {

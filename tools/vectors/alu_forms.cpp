@@ -157,46 +157,13 @@ std::optional<AluForm> discover(const ptx::Program& p, const ptx::OpcodeSpec& sp
 
 }  // namespace
 
-std::vector<std::string> expand_qualifier_axes(std::string_view forms) {
-  std::vector<std::string> out = {""};
-  std::size_t i = 0;
-  while (i < forms.size()) {
-    if (forms[i] == ' ') {
-      ++i;
-      continue;
-    }
-    std::vector<std::string> alts;
-    if (forms[i] == '{') {
-      const std::size_t j = forms.find('}', i);
-      if (j == std::string_view::npos) throw Error(fmt::format("qualifier axes '{}': unclosed '{{'", forms));
-      std::string_view body = forms.substr(i + 1, j - i - 1);
-      for (std::size_t a = 0;;) {
-        const std::size_t b = body.find('|', a);
-        alts.emplace_back(body.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-        if (b == std::string_view::npos) break;
-        a = b + 1;
-      }
-      i = j + 1;
-    } else {
-      const std::size_t j = std::min(forms.find(' ', i), forms.size());
-      alts.emplace_back(forms.substr(i, j - i));
-      i = j;
-    }
-    std::vector<std::string> next;
-    for (const std::string& o : out)
-      for (const std::string& a : alts) next.push_back(a.empty() ? o : o + "." + a);
-    out = std::move(next);
-  }
-  return out;
-}
-
 std::vector<AluForm> enumerate_alu_forms(std::string_view target, const std::vector<std::string>& opcodes) {
   const ptx::Program p = register_file();
   std::vector<AluForm> out;
   for (const ptx::OpcodeSpec& spec : ptx::opcode_table()) {
     if (spec.forms.empty()) continue;
     if (!opcodes.empty() && std::find(opcodes.begin(), opcodes.end(), std::string(spec.opcode)) == opcodes.end()) continue;
-    for (const std::string& quals : expand_qualifier_axes(spec.forms))
+    for (const std::string& quals : ptx::expand_qualifier_axes(spec.forms))
       if (auto f = discover(p, spec, quals, target)) out.push_back(std::move(*f));
   }
   return out;

@@ -32,8 +32,4 @@ struct AluForm {
 // `opcodes` empty: all of them.
 std::vector<AluForm> enumerate_alu_forms(std::string_view target, const std::vector<std::string>& opcodes = {});
 
-// The candidates the qualifier axes of `forms` give ("{|rn|rz} {f32|f64}" -> ".f32", ".rn.f32", ...),
-// each "" or a string of ".q" qualifiers.
-std::vector<std::string> expand_qualifier_axes(std::string_view forms);
-
 }  // namespace ptxmma

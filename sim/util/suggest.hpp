@@ -5,13 +5,14 @@
 #include <string_view>
 #include <vector>
 
-namespace ptxmma::cli {
+namespace ptxmma {
 
-// The candidate closest to `word` (case-sensitive Levenshtein distance, at most a third of the
-// word's length and at least 1; ties: the first), or "" when none is that close.
+// The candidate closest to `word` (case-sensitive edit distance, a swap of neighbours one edit; at
+// most a third of the word's length and at least 1, less than the word's length; ties: the first),
+// or "" when none is that close.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 
 // " (did you mean 'X'?)" for the closest candidate, or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
-}  // namespace ptxmma::cli
+}  // namespace ptxmma

@@ -1,31 +1,33 @@
-#include "tools/ptxmma/suggest.hpp"
+#include "sim/util/suggest.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace ptxmma::cli {
+namespace ptxmma {
 namespace {
 
+// Edit distance counting a swap of two neighbours as one edit (optimal string alignment): "k61"
+// is one edit from "k16", two from "k8".
 std::size_t distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
+  const std::size_t w = b.size() + 1;
+  std::vector<std::size_t> d((a.size() + 1) * w);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * w + j]; };
+  for (std::size_t i = 0; i <= a.size(); ++i) at(i, 0) = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) at(0, j) = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
     }
-  }
-  return row[b.size()];
+  return at(a.size(), b.size());
 }
 
 }  // namespace
 
 std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
   const std::size_t limit = std::max<std::size_t>(1, (word.size() + 2) / 3);
+  if (word.size() <= limit) return "";  // one letter: anything is one edit away
   std::string best;
   std::size_t best_d = limit + 1;
   for (const std::string& c : candidates) {
@@ -42,4 +44,4 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
   return c.empty() ? "" : fmt::format(" (did you mean '{}'?)", c);
 }
 
-}  // namespace ptxmma::cli
+}  // namespace ptxmma
