@@ -18,6 +18,7 @@ float type without it is an error. docs/python.md has the table.
 """
 import errno as _errno
 import functools as _functools
+import json as _json
 import os as _os
 from pathlib import Path as _Path
 from types import SimpleNamespace as _SimpleNamespace
@@ -38,7 +39,8 @@ except ImportError:  # optional: bit patterns and numpy's own types still work
 
 __version__ = "0.1.0"
 __all__ = ["mma", "wgmma", "layout", "Warp", "Warpgroup", "replay", "explain", "convert", "values", "special",
-           "golden", "golden_cases", "scatter", "gather", "addresses", "Record", "OperandLayout", "TYPES", "ARCHS"]
+           "golden", "golden_cases", "scatter", "gather", "addresses", "Record", "Value", "OperandLayout", "TYPES",
+           "ARCHS"]
 
 TYPES = {t["name"]: t for t in _c.types()}
 ARCHS = tuple(_c.targets())
@@ -624,15 +626,50 @@ def golden_cases(path, variant, selector=None):
     return Record.of(_c.golden_cases(path, _int(variant, "variant")))
 
 
+class Value(Record):
+    """A number of an explanation: ``value`` (a float), ``exact`` (its exact decimal text: a binary
+    value always has a finite one) and, for an encoded value, ``bits`` (the encoding)."""
+
+
+_VALUE_KEYS = {"hex", "value", "type", "what"}
+
+
+def _explained(doc):
+    """The JSON document of an explanation (``ptxmma explain --json``) as Records: every
+    {"hex", "value"} or {"value"} object becomes a Value, numbers stay numbers."""
+    if isinstance(doc, dict):
+        if isinstance(doc.get("value"), str) and set(doc) <= _VALUE_KEYS:
+            v = Value(value=float(doc["value"]), exact=doc["value"],
+                      bits=int(doc["hex"], 16) if "hex" in doc else None)
+            for k in ("type", "what"):
+                if k in doc:
+                    setattr(v, k, doc[k])
+            return v
+        return Record(**{k: _explained(v) for k, v in doc.items()})
+    if isinstance(doc, list):
+        return [_explained(v) for v in doc]
+    return doc
+
+
+def _explanation(text):
+    r = _explained(_json.loads(text))
+    r.bits, r.value = r.got.bits, r.got.value
+    return r
+
+
 def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=None, scale_a=None, scale_b=None,
             selector=None, bits=False):
-    """The steps of one output element D[row][col].
+    """The steps of one output element D[row][col], as numbers.
 
     ``explain(instr, A, B, C=None, row=, col=)`` for matrices (block-scaled: ``scale_a=``,
     ``scale_b=`` as for ``mma``), or ``explain(set_dir, instr, case=,
-    row=, col=)`` for a golden case as ``ptxmma explain`` does (then ``gpu_bits`` and ``same`` say
+    row=, col=)`` for a golden case as ``ptxmma explain`` does (then ``expected`` and ``same`` say
     what the GPU gave; ``selector=`` picks a sparse instruction's entry, as ``--selector``).
-    A Record: instruction, model, lane, reg, elem, steps (lines), bits, value.
+    A Record with the keys of ``ptxmma explain --json``: instruction, model, lane, register,
+    element; terms (each with k, a, b, product), accumulator (C), blocks (each aligned term with
+    its alignment_shift, kept, dropped and dropped_bits; sum, rounding, result), rounding (mode,
+    rule, overflow), special (which operands made a NaN or Inf), steps (the text), got; a value is
+    a Value (value, exact, bits). ``bits`` and ``value`` repeat got's.
     """
     if len(args) >= 1 and isinstance(args[0], str) and args[0].lstrip().startswith("mma"):
         if len(args) not in (3, 4):
@@ -640,8 +677,8 @@ def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=Non
         instr, A, B = args[:3]
         C = args[3] if len(args) == 4 else C
         info, (a, b, c) = _mma_operands(instr, arch, A, B, C, dtype, bits)
-        return Record.of(_c.mma_explain(instr, arch, a, b, c, _int(problem, "problem"), _int(row, "row"),
-                                        _int(col, "col"), *_scales(info, scale_a, scale_b, bits)))
+        return _explanation(_c.mma_explain(instr, arch, a, b, c, _int(problem, "problem"), _int(row, "row"),
+                                           _int(col, "col"), *_scales(info, scale_a, scale_b, bits)))
     if len(args) != 2:
         raise _arg_error("explain", "explain(instr, A, B[, C], row=, col=) or explain(set_dir, instr, case=, row=, col=)")
     path, instr = _path(args[0]), _instr(args[1])
@@ -656,12 +693,14 @@ def explain(*args, row, col, problem=0, case=0, arch="sm_90a", dtype=None, C=Non
     meta = None
     if info["sparse"]:
         meta = _np.ascontiguousarray(cases.e[case].reshape(-1), dtype=_np.uint32)
-    r = Record.of(_c.mma_explain(instr, arch, m["A"], m["B"], m["C"], problem, row, col, None, None, meta,
-                                 int(cases.selector) if info["sparse"] else 0))
+    r = _explanation(_c.mma_explain(instr, arch, m["A"], m["B"], m["C"], problem, row, col, None, None, meta,
+                                    int(cases.selector) if info["sparse"] else 0))
     rows = info["operands"]["D"]["rows"] // info["problems"]
-    r.gpu_bits = int(m["D"][problem * rows + row, col])
-    r.gpu_value = _c.format_value(info["operands"]["D"]["type"], r.gpu_bits)
-    r.same = r.gpu_bits == r.bits
+    r.case = case
+    r.selector = int(cases.selector) if info["sparse"] else None
+    r.expected = _explained(_json.loads(_c.value_json(info["operands"]["D"]["type"],
+                                                      int(m["D"][problem * rows + row, col]))))
+    r.same = r.expected.bits == r.bits
     return r
 
 

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "python/src/bindings.hpp"
@@ -14,8 +15,8 @@
 #include "sim/layout/scale_layout.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/util/target.hpp"
+#include "tools/vectors/explanation.hpp"
 #include "tools/vectors/matrix_operands.hpp"
-#include "tools/vectors/word_format.hpp"
 
 namespace ptxmma::py {
 
@@ -139,7 +140,7 @@ Array<std::uint64_t> mma_run(const std::string& instr, const std::string& arch, 
   return matrix_array(v, Operand::d, wd);
 }
 
-nb::dict mma_explain(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
+std::string mma_explain(const std::string& instr, const std::string& arch, const In<std::uint64_t>& a,
                      const In<std::uint64_t>& b, const std::optional<In<std::uint64_t>>& c, int problem, int row,
                      int col, const std::optional<In<std::uint64_t>>& scale_a,
                      const std::optional<In<std::uint64_t>>& scale_b, const std::optional<In<std::uint32_t>>& meta,
@@ -156,19 +157,14 @@ nb::dict mma_explain(const std::string& instr, const std::string& arch, const In
       p.exec.explain({in.a, wpl(v, Operand::a)}, {in.b, wpl(v, Operand::b)}, {in.c, wpl(v, Operand::c)}, problem, row,
                      col, trace, {in.meta, in.selector}, {in.scales.a, in.scales.b});
   const FragmentSlot& s = ld.slot(problem, row, col);
-  nb::dict out;
-  out["instruction"] = v.ptx;
-  out["model"] = p.model->name;
-  out["problem"] = problem;
-  out["row"] = row;
-  out["col"] = col;
-  out["lane"] = s.lane;
-  out["reg"] = s.reg;
-  out["elem"] = s.elem;
-  out["steps"] = trace.lines;
-  out["bits"] = got;
-  out["value"] = format_value(v.d, got);
-  return out;
+  // The document `ptxmma explain --json` writes, as JSON text: ptxmma/__init__.py turns it into
+  // Records with numbers.
+  nlohmann::json j = {{"instruction", v.ptx}, {"model", p.model->name}, {"problem", problem}, {"row", row},
+                      {"col", col},          {"lane", s.lane},          {"register", s.reg},  {"element", s.elem}};
+  j.update(explanation_json(*p.model, trace));
+  j["steps"] = explanation_lines(j);
+  j["got"] = value_json(v.d, got);
+  return j.dump();
 }
 
 nb::dict operand_info(const MatrixVariant& v, Operand o) {

@@ -9,7 +9,7 @@
 #include "sim/error.hpp"
 #include "sim/numeric/rounding.hpp"
 #include "sim/numeric/type.hpp"
-#include "tools/vectors/word_format.hpp"
+#include "tools/vectors/explanation.hpp"
 
 namespace ptxmma::py {
 
@@ -88,9 +88,10 @@ void bind_numeric(nb::module_& m) {
   m.def("convert", &convert_codes, nb::arg("codes"), nb::arg("from_"), nb::arg("to"), nb::arg("round"),
         nb::arg("satfinite"), nb::arg("relu"));
   m.def("values", &values, nb::arg("codes"), nb::arg("type"));
-  m.def("format_value", [](const std::string& type, std::uint64_t code) {
+  // {"hex", "value"} of a container code as JSON text, as explain writes its values.
+  m.def("value_json", [](const std::string& type, std::uint64_t code) {
     const TypeInfo& ti = info(type_arg(type));
-    return format_value(ti.type, (code >> ti.shift) & ti.mask());
+    return value_json(ti.type, (code >> ti.shift) & ti.mask()).dump();
   });
 }
 

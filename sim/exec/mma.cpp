@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "sim/numeric/exact.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/numeric/rounding.hpp"
@@ -82,11 +83,13 @@ std::uint64_t MmaExecutor::scaled_element(SparseInput e, int row, int col, DotTr
   r.a_scales = sa;
   r.b_scales = sb;
   r.scale_k = k / V;  // sparse: a block of K/V logical columns holds K/V/2 stored elements
-  if (trace)
+  if (trace) {
+    if (sparse) trace->logical_k.assign(cols, cols + k);
     for (int i = 0; i < V; ++i)
-      trace->lines.push_back(fmt::format("K-block {} (k {}..{}): scale A {:#04x}, scale B {:#04x} ({})", i,
-                                         i * logical_k / V, (i + 1) * logical_k / V - 1, sa[i].code, sb[i].code,
-                                         name(*v_.stype)));
+      trace->scales.push_back(fmt::format("k {}..{}: scale A {:#04x} = {}, scale B {:#04x} = {} ({})", i * logical_k / V,
+                                         (i + 1) * logical_k / V - 1, sa[i].code, exact_text(*v_.stype, sa[i].code),
+                                         sb[i].code, exact_text(*v_.stype, sb[i].code), name(*v_.stype)));
+  }
   return dot(m_, r, trace);
 }
 
@@ -368,11 +371,18 @@ std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, 
     return scaled_element(e, row, col, &trace);
   }
   std::vector<std::uint64_t> a_codes(static_cast<std::size_t>(v_.shape.k)), b_codes(a_codes.size());
+  if (v_.sparse != Sparsity::dense) {
+    check_sparse(e);
+    int cols[kMaxK];
+    columns_of(e, row, cols);
+    trace.logical_k.assign(cols, cols + v_.shape.k / 2);
+  }
   const std::uint64_t d = dot(m_, request(a, b, c, problem, row, col, a_codes.data(), b_codes.data(), e), &trace);
   if (!v_.accumulate || *v_.accumulate == v_.d) return d;
   const std::uint64_t narrowed = narrow_accumulator(d);
-  trace.lines.push_back(fmt::format("D rounded from {} {:#x} to {} {:#x} (to nearest even)", name(*v_.accumulate), d,
-                                    name(v_.d), narrowed));
+  trace.notes.push_back(fmt::format("D rounded from {} {:#x} = {} to {} {:#x} = {} (round to nearest, ties to even)",
+                                    name(*v_.accumulate), d, exact_text(*v_.accumulate, d), name(v_.d), narrowed,
+                                    exact_text(v_.d, narrowed)));
   return narrowed;
 }
 

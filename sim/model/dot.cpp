@@ -26,6 +26,47 @@ std::string hexcode(Type t, std::uint64_t code) {
   return fmt::format("0x{:0{}x}", container_of(info(t), code), (info(t).bits + info(t).shift + 3) / 4);
 }
 
+// The k that explain names: a sparse row's stored element by its logical column.
+int shown_k(const DotTrace& t, int k) {
+  return t.logical_k.empty() ? k : t.logical_k[static_cast<std::size_t>(k)];
+}
+
+// Which operands decided a special result (docs/numerics.md §2.6), for explain: the NaN operands,
+// the 0 x Inf products, the infinities. `ks`: the products taking part; `start`: C or the running sum.
+std::string special_cause(const DotTrace& t, const DotOperands& r, const std::vector<int>& ks, const Term* start,
+                          Type start_type, const char* start_name) {
+  std::vector<std::string> nan, invalid, pos, neg;
+  const auto inf_of = [&](const Term& x, const std::string& who) {
+    if (x.cls == FpClass::infinity) (x.sign ? neg : pos).push_back(who);
+  };
+  for (const int k : ks) {
+    const Term& a = r.a_terms[k];
+    const Term& b = r.b_terms[k];
+    const int shown = shown_k(t, k);
+    if (a.cls == FpClass::nan) nan.push_back(fmt::format("A[k={}] {}", shown, hexcode(r.a, a.code)));
+    if (b.cls == FpClass::nan) nan.push_back(fmt::format("B[k={}] {}", shown, hexcode(r.b, b.code)));
+    if (a.cls == FpClass::nan || b.cls == FpClass::nan) continue;
+    const bool a_inf = a.cls == FpClass::infinity, b_inf = b.cls == FpClass::infinity;
+    if ((a_inf && b.cls == FpClass::zero) || (b_inf && a.cls == FpClass::zero))
+      invalid.push_back(fmt::format("k={}", shown));
+    else if (a_inf || b_inf)
+      (a.sign != b.sign ? neg : pos).push_back(fmt::format("the product at k={}", shown));
+  }
+  if (start) {
+    if (start->cls == FpClass::nan) nan.push_back(fmt::format("{} {}", start_name, hexcode(start_type, start->code)));
+    inf_of(*start, start_name);
+  }
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+    return out;
+  };
+  if (!nan.empty()) return fmt::format("NaN, because {} {} NaN", list(nan), nan.size() > 1 ? "are" : "is");
+  if (!invalid.empty()) return fmt::format("NaN, because 0 x Inf at {}", list(invalid));
+  if (!pos.empty() && !neg.empty()) return fmt::format("NaN, because +Inf ({}) meets -Inf ({})", list(pos), list(neg));
+  return fmt::format("{}Inf, from {}", pos.empty() ? "-" : "+", list(pos.empty() ? neg : pos));
+}
+
 // Special operands decide the result before any arithmetic (docs/numerics.md §2.6).
 struct Specials {
   bool nan = false, pos_inf = false, neg_inf = false;
@@ -85,13 +126,17 @@ Unrounded narrow(const Unrounded& v, Type d, int frac, Rounding mode) {
 
 // One block: the terms are aligned to the largest exponent E, every term keeps its bits down to
 // 2^(E-F) (the magnitude is truncated), the integer sum is exact and is rounded once to `d`.
-std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTrace* trace) {
+// `roles`, when explain asks (`blk`): what each term is. `kExplain` compiles the recording out of
+// the engine's own runs (the block-scaled kinds and every NaN or Inf output run here).
+template <bool kExplain>
+std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTrace::Block* blk,
+                        const DotTrace::Term* roles) {
   const BlockFma& p = m.block;
   int e_max = INT_MIN;
   for (int i = 0; i < n; ++i)
     if (terms[i].sig != 0 || p.zeros_set_exponent) e_max = std::max(e_max, terms[i].exp);
   if (e_max == INT_MIN) {
-    if (trace) trace->lines.push_back("  every term is zero: +0");
+    if constexpr (kExplain) blk->all_zero = true;
     return 0;
   }
   const BlockFma::Output& out = p.output(d);
@@ -107,11 +152,15 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
     if (shift >= 0) q = sig << shift;  // at most F + 2 bits
     else q = -shift >= 64 ? 0 : sig >> -shift;
     sum += t.sign ? -static_cast<i128>(q) : static_cast<i128>(q);
-    if (trace) {
-      const std::uint64_t lost = shift >= 0 ? 0 : (-shift >= 64 ? sig : sig & ((1ULL << -shift) - 1));
-      trace->lines.push_back(fmt::format("  term {}{:#x} x 2^{} (exponent {}): keeps {:#x} x 2^{}{}", t.sign ? "-" : "+",
-                                         sig, t.lsb, t.exp, q, cut,
-                                         lost ? fmt::format(", drops {:#x} x 2^{}", lost, t.lsb) : ""));
+    if constexpr (kExplain) {
+      DotTrace::Term r = roles[i];
+      r.sign = t.sign;
+      r.exp = t.exp;
+      r.lsb = t.lsb;
+      r.sig = t.sig;
+      r.kept = q;
+      r.dropped = shift >= 0 ? 0 : (-shift >= 64 ? sig : sig & ((1ULL << -shift) - 1));
+      blk->terms.push_back(r);
     }
   }
   const bool neg = sum < 0;
@@ -122,11 +171,15 @@ std::uint64_t block_sum(const Model& m, const Term* terms, int n, Type d, DotTra
   std::uint64_t code = round_to(d, v, ConvertFlags{mode, false, false, true});
   // A block never gives -0: a negative sum that rounds to zero is +0 (docs/hardware/wgmma-sm90.md).
   if (code == info(d).sign_bit()) code = 0;
-  if (trace)
-    trace->lines.push_back(fmt::format("  E = {}, kept down to 2^{}; sum = {}{:#x} x 2^{}; rounded ({}) to {}{} {}", e_max,
-                                       cut, neg ? "-" : "", static_cast<std::uint64_t>(mag), cut, name(mode), name(d),
-                                       out.frac ? fmt::format(" with {} fraction bits", *out.frac) : "",
-                                       hexcode(d, code)));
+  if constexpr (kExplain) {
+    blk->e_max = e_max;
+    blk->cut = cut;
+    blk->negative = neg;
+    blk->sum = mag;
+    blk->round = mode;
+    blk->frac = out.frac;
+    blk->result = code;
+  }
   return code;
 }
 
@@ -138,27 +191,42 @@ std::uint64_t run_blocks(const Model& m, const DotOperands& r, Type acc_type, st
                          DotTrace* trace) {
   const BlockFma& p = m.block;
   Term terms[kMaxK + 1];  // one block's products + the running sum
+  std::vector<DotTrace::Term> roles(trace ? kMaxK + 1 : 0);  // explain only: no cost otherwise
   for (int b = 0; b < p.blocks; ++b) {
     int n = 0;
     Specials s;
+    DotTrace::Block* blk = nullptr;
+    if (trace) blk = &trace->blocks.emplace_back();
     for (int k0 = b * p.run; k0 < r.k; k0 += p.run * p.blocks) {  // this block's runs of k
       const int end = std::min(k0 + p.run, r.k);
       for (int k = k0; k < end; ++k) {
         if (!r.finite_ab) add_product(s, r.a_terms[k], r.b_terms[k]);
+        if (blk) {
+          blk->ks.push_back(k);
+          roles[n] = DotTrace::Term{DotTrace::Role::product, shown_k(*trace, k), shown_k(*trace, k)};
+        }
         terms[n++] = multiply(r.a_terms[k], r.b_terms[k]);
       }
     }
-    const Term running = b == 0 && start ? *start : make_term(acc_type, acc);
+    const bool is_c = b == 0 && start;
+    const Term running = is_c ? *start : make_term(acc_type, acc);
     s.add(running);
-    if (trace)
-      trace->lines.push_back(fmt::format("block {} of {} ({} products, k / {} mod {} = {}), running sum {} {}", b + 1,
-                                         p.blocks, n, p.run, p.blocks, b, name(acc_type), hexcode(acc_type, acc)));
+    if (blk) {
+      blk->start_type = acc_type;
+      blk->start = acc;
+      blk->start_is_c = is_c;
+      roles[n] = DotTrace::Term{is_c ? DotTrace::Role::accumulator : DotTrace::Role::running_sum};
+    }
     if (s.any()) {
       acc = s.result(m, r.d);
-      if (trace) trace->lines.push_back(fmt::format("  a NaN, 0 x Inf or an infinity among the terms: {}", hexcode(r.d, acc)));
+      if (blk) {
+        blk->special = special_cause(*trace, r, blk->ks, &running, acc_type, is_c ? "C" : "the running sum");
+        blk->result = acc;
+      }
     } else {
       terms[n] = running;
-      acc = block_sum(m, terms, n + 1, r.d, trace);
+      acc = blk ? block_sum<true>(m, terms, n + 1, r.d, blk, roles.data())
+                : block_sum<false>(m, terms, n + 1, r.d, nullptr, nullptr);
     }
     acc_type = r.d;
   }
@@ -172,17 +240,39 @@ std::uint64_t scaled_block(const Model& m, const DotOperands& r, DotTrace* trace
   for (int v = 0; v < r.k / r.scale_k; ++v)
     if (r.a_scales[v].cls == FpClass::nan || r.b_scales[v].cls == FpClass::nan) s.nan = true;
   s.add(*r.c_term);
+  std::vector<int> all;
+  if (trace)
+    for (int k = 0; k < r.k; ++k) all.push_back(k);
   if (s.any()) {
-    if (trace) trace->lines.push_back("a NaN scale, a NaN, 0 x Inf or an infinity among the operands");
+    if (trace) {
+      std::string scales;
+      for (int v = 0; v < r.k / r.scale_k; ++v) {
+        if (r.a_scales[v].cls == FpClass::nan) scales += fmt::format("{}scale A of k-block {}", scales.empty() ? "" : ", ", v);
+        if (r.b_scales[v].cls == FpClass::nan) scales += fmt::format("{}scale B of k-block {}", scales.empty() ? "" : ", ", v);
+      }
+      trace->special = scales.empty() ? special_cause(*trace, r, all, r.c_term, r.c, "C")
+                                      : fmt::format("NaN, because {} is NaN", scales);
+    }
     return s.result(m, r.d);
   }
   Term terms[kMaxK + 1];
+  std::vector<DotTrace::Term> roles(trace ? kMaxK + 1 : 0);
+  DotTrace::Block* blk = nullptr;
+  if (trace) {
+    blk = &trace->blocks.emplace_back();
+    blk->ks = all;
+    blk->start_type = r.c;
+    blk->start = r.c_term->code;
+    blk->start_is_c = true;
+  }
   int n = 0;
   const int group = m.block.scale_group;
   if (group == 0) {  // each product, its exponent raised by both scales'
-    for (int k = 0; k < r.k; ++k)
+    for (int k = 0; k < r.k; ++k) {
+      if (blk) roles[n] = DotTrace::Term{DotTrace::Role::product, shown_k(*trace, k), shown_k(*trace, k)};
       terms[n++] = multiply(multiply(r.a_terms[k], r.b_terms[k]),
                             multiply(r.a_scales[k / r.scale_k], r.b_scales[k / r.scale_k]));
+    }
   } else {  // each group's exact sum times both scales; its exponent, the scales'
     for (int g0 = 0; g0 < r.k; g0 += group) {
       const int end = std::min(g0 + group, r.k);
@@ -206,17 +296,14 @@ std::uint64_t scaled_block(const Model& m, const DotOperands& r, DotTrace* trace
       const u128 sig = mag * sa.sig * sb.sig;
       if (width(sig) > 48)  // block_sum shifts a term's significand within 64 bits
         throw Error(fmt::format("model {}: a scaled group sum of {} products is wider than 48 bits", m.name, name(r.a)));
+      if (blk) roles[n] = DotTrace::Term{DotTrace::Role::group, shown_k(*trace, g0), shown_k(*trace, end - 1)};
       terms[n++] = Term{sig == 0 ? FpClass::zero : FpClass::normal, sum < 0, sa.exp + sb.exp,
                         (lsb == INT_MAX ? 0 : lsb) + sa.lsb + sb.lsb, sig, 0};
-      if (trace)
-        trace->lines.push_back(fmt::format("  group k {}..{}: exact sum {}{:#x} x 2^{}, scales 2^{} x {:#x} and 2^{} x {:#x}",
-                                           g0, end - 1, sum < 0 ? "-" : "", static_cast<std::uint64_t>(mag),
-                                           lsb == INT_MAX ? 0 : lsb, sa.lsb, static_cast<std::uint64_t>(sa.sig), sb.lsb,
-                                           static_cast<std::uint64_t>(sb.sig)));
     }
   }
+  if (blk) roles[n] = DotTrace::Term{DotTrace::Role::accumulator};
   terms[n++] = *r.c_term;
-  return block_sum(m, terms, n, r.d, trace);
+  return blk ? block_sum<true>(m, terms, n, r.d, blk, roles.data()) : block_sum<false>(m, terms, n, r.d, nullptr, nullptr);
 }
 
 std::uint64_t block_fma(const Model& m, const DotOperands& r, DotTrace* trace) {
@@ -229,9 +316,7 @@ std::uint64_t block_fma(const Model& m, const DotOperands& r, DotTrace* trace) {
   if (m.block.c_entry == BlockFma::CEntry::first_block) return run_blocks(m, r, r.c, c_code, r.c_term, trace);
   const std::uint64_t acc = run_blocks(m, r, r.d, 0, nullptr, trace);
   const std::uint64_t out = ieee_add(m, r.d, acc, r.c, c_code, m.block.final_add_round);
-  if (trace)
-    trace->lines.push_back(fmt::format("C {} added last ({}): {}", hexcode(r.c, c_code), name(m.block.final_add_round),
-                                       hexcode(r.d, out)));
+  if (trace) trace->final_add = DotTrace::FinalAdd{acc, out, m.block.final_add_round};
   return out;
 }
 
@@ -239,10 +324,7 @@ std::uint64_t fma_chain(const Model& m, const DotOperands& r, DotTrace* trace) {
   std::uint64_t acc = r.c_term->code;
   for (int k = 0; k < r.k; ++k) {
     const std::uint64_t next = fma_step(m, r.d, r.a_terms[k].code, r.b_terms[k].code, acc, r.rounding);
-    if (trace)
-      trace->lines.push_back(fmt::format("k = {}: fma({}, {}, {}) rounded ({}) = {}", k, hexcode(r.a, r.a_terms[k].code),
-                                         hexcode(r.b, r.b_terms[k].code), hexcode(r.d, acc), name(r.rounding),
-                                         hexcode(r.d, next)));
+    if (trace) trace->fmas.push_back(DotTrace::Fma{acc, next});
     acc = next;
   }
   return acc;
@@ -258,7 +340,7 @@ std::uint64_t integer_dot(const DotOperands& r, DotTrace* trace) {
   for (int k = 0; k < r.k; ++k) sum += signed_value(r.a_terms[k]) * signed_value(r.b_terms[k]);
   std::int64_t out = sum;
   if (r.satfinite) out = std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX);
-  if (trace) trace->lines.push_back(fmt::format("exact sum {}; {} to s32", sum, r.satfinite ? "clamped" : "wrapped"));
+  if (trace) trace->integer_sum = sum;
   return static_cast<std::uint32_t>(out);
 }
 
@@ -268,7 +350,7 @@ std::uint64_t popc_dot(const DotOperands& r, DotTrace* trace) {
     const std::uint64_t a = r.a_terms[k].code & 1, b = r.b_terms[k].code & 1;
     count += static_cast<std::uint32_t>(r.bitop == BitOp::and_popc ? (a & b) : (a ^ b));
   }
-  if (trace) trace->lines.push_back(fmt::format("popc = {}", count));
+  if (trace) trace->popc = count;
   return static_cast<std::uint32_t>(r.c_term->code) + count;
 }
 
@@ -277,7 +359,14 @@ std::uint64_t popc_dot(const DotOperands& r, DotTrace* trace) {
 std::uint64_t add_tree(const Model& m, const DotOperands& r, DotTrace* trace) {
   Specials s = r.finite_ab ? Specials{} : product_specials(r);
   s.add(*r.c_term);
-  if (s.any()) return s.result(m, r.d);
+  if (s.any()) {
+    if (trace) {
+      std::vector<int> all;
+      for (int k = 0; k < r.k; ++k) all.push_back(k);
+      trace->special = special_cause(*trace, r, all, r.c_term, r.c, "C");
+    }
+    return s.result(m, r.d);
+  }
   const AddTree& t = m.tree;
   const auto leaves = static_cast<long>(std::count_if(t.postfix.begin(), t.postfix.end(), [](int op) { return op >= 0; }));
   if (leaves != r.k)
@@ -288,9 +377,7 @@ std::uint64_t add_tree(const Model& m, const DotOperands& r, DotTrace* trace) {
     if (op == AddTree::kAdd) {
       const std::uint64_t y = stack[--sp], x = stack[--sp];
       stack[sp++] = ieee_add(m, t.format, x, t.format, y, t.round);
-      if (trace)
-        trace->lines.push_back(fmt::format("  {} + {} = {} ({})", hexcode(t.format, x), hexcode(t.format, y),
-                                           hexcode(t.format, stack[sp - 1]), name(t.round)));
+      if (trace) trace->adds.push_back(DotTrace::Add{x, y, stack[sp - 1]});
     } else if (op == AddTree::kZero) {
       stack[sp++] = 0;
     } else if (op == AddTree::kC) {
@@ -301,11 +388,7 @@ std::uint64_t add_tree(const Model& m, const DotOperands& r, DotTrace* trace) {
       stack[sp++] = round_to(t.format, Unrounded{p.sign, p.lsb, p.sig, false}, ConvertFlags{t.round});
     }
   }
-  const std::uint64_t out = convert(t.format, stack[0], r.d, ConvertFlags{t.round});
-  if (trace)
-    trace->lines.push_back(fmt::format("order {}: {} {}, as {} {}", t.text, name(t.format), hexcode(t.format, stack[0]),
-                                       name(r.d), hexcode(r.d, out)));
-  return out;
+  return convert(t.format, stack[0], r.d, ConvertFlags{t.round});
 }
 
 }  // namespace
@@ -321,7 +404,9 @@ std::uint64_t dot(const Model& m, const DotRequest& r, DotTrace* trace) {
   return dot(m, DotOperands{r.a, r.b, r.c, r.d, a, b, r.k, &c, r.rounding, r.satfinite, r.bitop}, trace);
 }
 
-std::uint64_t dot(const Model& m, const DotOperands& r, DotTrace* trace) {
+namespace {
+
+std::uint64_t run_engine(const Model& m, const DotOperands& r, DotTrace* trace) {
   switch (m.engine) {
     case Engine::block_fma: return block_fma(m, r, trace);
     case Engine::fma_chain: return fma_chain(m, r, trace);
@@ -330,6 +415,28 @@ std::uint64_t dot(const Model& m, const DotOperands& r, DotTrace* trace) {
     case Engine::add_tree: return add_tree(m, r, trace);
   }
   return 0;
+}
+
+}  // namespace
+
+std::uint64_t dot(const Model& m, const DotOperands& r, DotTrace* trace) {
+  if (!trace) return run_engine(m, r, trace);
+  trace->a = r.a;
+  trace->b = r.b;
+  trace->c = r.c;
+  trace->d = r.d;
+  trace->a_codes.clear();
+  trace->b_codes.clear();
+  for (int k = 0; k < r.k; ++k) {
+    trace->a_codes.push_back(r.a_terms[k].code);
+    trace->b_codes.push_back(r.b_terms[k].code);
+  }
+  trace->c_code = r.c_term->code;
+  trace->rounding = r.rounding;
+  trace->satfinite = r.satfinite;
+  trace->bitop = r.bitop;
+  trace->result = run_engine(m, r, trace);
+  return trace->result;
 }
 
 }  // namespace ptxmma

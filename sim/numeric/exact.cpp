@@ -1,7 +1,11 @@
 #include "sim/numeric/exact.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 
 namespace ptxmma {
 namespace {
@@ -221,6 +225,32 @@ std::string to_decimal(const Rational& x, int max_digits) {
   std::string d = (numerator(t) / denominator(t)).str();
   if (d.size() > 17) { d.pop_back(); ++e10; }
   return sign + d.substr(0, 1) + "." + d.substr(1) + "e" + std::to_string(e10) + " (approx.)";
+}
+
+std::string exact_decimal(const Rational& x) {
+  const std::string plain = to_decimal(x, std::numeric_limits<int>::max());
+  // Far from 1, every digit still, but without the run of zeros: 8.2289...e-58, not 0.000...82289.
+  const bool neg = plain.front() == '-';
+  const std::string body = plain.substr(neg ? 1 : 0);
+  const std::size_t point = std::min(body.find('.'), body.size());
+  std::string digits = body.substr(0, point) + (point < body.size() ? body.substr(point + 1) : "");
+  const std::size_t lead = digits.find_first_not_of('0');
+  if (lead == std::string::npos) return plain;
+  const long e10 = static_cast<long>(point) - 1 - static_cast<long>(lead);
+  if (e10 >= -6 && e10 < 21) return plain;
+  digits = digits.substr(lead);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  return fmt::format("{}{}{}{}e{}", neg ? "-" : "", digits.front(), digits.size() > 1 ? "." : "", digits.substr(1), e10);
+}
+
+std::string exact_text(Type t, std::uint64_t code) {
+  const ExactValue x = exact_value(t, code);
+  switch (x.cls) {
+    case FpClass::nan: return "NaN";
+    case FpClass::infinity: return x.negative ? "-Inf" : "+Inf";
+    case FpClass::zero: return x.negative ? "-0" : "0";
+    default: return exact_decimal(x.value);
+  }
 }
 
 }  // namespace ptxmma

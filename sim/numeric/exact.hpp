@@ -37,5 +37,10 @@ std::optional<ExactValue> parse_decimal(std::string_view text);
 // Exact decimal expansion when it has at most `max_digits` significant digits, else 17 digits
 // in scientific notation followed by " (approx.)".
 std::string to_decimal(const Rational& x, int max_digits = 40);
+// A binary value's whole decimal expansion (always finite: n / 2^k has k decimal places); below
+// 10^-6 or from 10^21 on in scientific notation, every significant digit kept ("1.5e-30").
+std::string exact_decimal(const Rational& x);
+// The value of `code` in `t`, exactly: its decimal expansion, "-0", "+Inf", "-Inf" or "NaN".
+std::string exact_text(Type t, std::uint64_t code);
 
 }  // namespace ptxmma

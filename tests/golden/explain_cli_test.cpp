@@ -1,10 +1,15 @@
-// `ptxmma explain` on a sparse golden set, where an instruction has an entry per sparsity selector.
+// `ptxmma explain`: a golden case's terms against the set's own A and B, the JSON document, a
+// sparse golden set (an instruction has an entry per sparsity selector), misspelt names.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "isa/wmma_instruction.hpp"
+#include "sim/numeric/exact.hpp"
 #include "tests/cli.hpp"
 #include "tests/paths.hpp"
+#include "tools/vectors/golden_set.hpp"
 
 namespace ptxmma {
 namespace {
@@ -23,6 +28,59 @@ TEST(ExplainCli, SelectorPicksTheSparseEntry) {
   }
   const auto first = run_cli("explain " + kSet + " " + kSparse + " --case 1 --row 9 --col 5");
   EXPECT_NE(first.out.find("selector 0 case 1"), std::string::npos) << first.out;  // the first entry
+}
+
+// The terms explain prints are the golden case's A row and B column, k by k, with their exact values.
+TEST(ExplainCli, TermsAreTheCasesOperands) {
+  const std::string dir = std::string(kPtxmmaSourceDir) + "/tests/data/mma-sm90-h200";
+  const std::string ptx = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+  const auto r = run_cli("explain " + dir + " " + ptx + " --case 1 --row 3 --col 2 --json");
+  ASSERT_EQ(r.status, 0) << r.all();
+  const auto j = nlohmann::json::parse(r.out);
+  const GoldenSet set = read_golden_set(dir);
+  const GoldenVariant* gv = nullptr;
+  for (const auto& v : set.variants)
+    if (v.ptx == ptx) gv = &v;
+  ASSERT_NE(gv, nullptr);
+  const GoldenCase c = read_golden_cases(*gv)[1];
+  const MatrixVariant& v = *parse_warp_mma(ptx, "sm_90a").variant;
+  ASSERT_EQ(j["terms"].size(), 16U);
+  for (int k = 0; k < 16; ++k) {
+    const auto& t = j["terms"][static_cast<std::size_t>(k)];
+    EXPECT_EQ(t["k"], k);
+    const std::uint64_t a = v.codec(Operand::a).code(c.a, 3, k), b = v.codec(Operand::b).code(c.b, k, 2);
+    EXPECT_EQ(std::stoull(t["a"]["hex"].get<std::string>(), nullptr, 16), a) << k;
+    EXPECT_EQ(std::stoull(t["b"]["hex"].get<std::string>(), nullptr, 16), b) << k;
+    EXPECT_EQ(t["a"]["value"], exact_text(Type::f16, a));
+    const Rational p = exact_value(Type::f16, a).value * exact_value(Type::f16, b).value;
+    if (p != 0) EXPECT_EQ(t["product"]["value"], exact_decimal(p)) << k;
+  }
+  EXPECT_EQ(std::stoull(j["accumulator"]["hex"].get<std::string>(), nullptr, 16), v.codec(Operand::c).code(c.c, 3, 2));
+  EXPECT_EQ(j["same"], true);
+  EXPECT_EQ(j["got"], j["expected"]);  // replay's names for ptxmma's and the GPU's value
+  EXPECT_TRUE(j["register"].is_number());
+  EXPECT_EQ(j["rounding"]["mode"], "rz");
+  // The text is the same document: its steps, and the result with the GPU's value.
+  const auto text = run_cli("explain " + dir + " " + ptx + " --case 1 --row 3 --col 2");
+  for (const auto& line : j["steps"]) EXPECT_NE(text.out.find("  " + line.get<std::string>() + "\n"), std::string::npos) << line;
+  EXPECT_NE(text.out.find("C, the accumulator: " + j["accumulator"]["hex"].get<std::string>()), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("rounding: truncate: round toward zero (rz)"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("approx"), std::string::npos) << text.out;
+  // --json FILE keeps the text.
+  const std::string file = ::testing::TempDir() + "explain.json";
+  const auto both = run_cli("explain " + dir + " " + ptx + " --case 1 --row 3 --col 2 --json " + file);
+  EXPECT_EQ(both.out, text.out);
+  EXPECT_EQ(nlohmann::json::parse(test::slurp(file)), j);
+}
+
+TEST(ExplainCli, MisspeltInstructionGetsTheSetsNearestVariant) {
+  const auto r = run_cli("explain " + std::string(kPtxmmaSourceDir) +
+                         "/tests/data/mma-sm90-h200 mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f23");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no variant 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f23' (did you mean "
+                       "'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32'?)"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(ExplainCli, SelectorErrors) {

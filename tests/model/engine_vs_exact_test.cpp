@@ -8,6 +8,7 @@
 
 #include "sim/numeric/exact.hpp"
 #include "tests/model/exact_model.hpp"
+#include "tools/vectors/explanation.hpp"
 
 namespace ptxmma {
 namespace {
@@ -74,7 +75,7 @@ void check_model(const Model& m, const Family& f, long count, std::uint64_t seed
       DotTrace trace;
       dot(m, r, &trace);
       std::string steps;
-      for (const auto& l : trace.lines) steps += "\n  " + l;
+      for (const auto& l : explanation_lines(explanation_json(m, trace))) steps += "\n  " + l;
       ADD_FAILURE() << m.name << " dot " << i << ": engine " << std::hex << fast << ", exact " << exact << steps;
     }
   }

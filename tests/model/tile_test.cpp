@@ -11,6 +11,7 @@
 
 #include "sim/model/dot.hpp"
 #include "sim/model/tile.hpp"
+#include "tools/vectors/explanation.hpp"
 
 namespace ptxmma {
 namespace {
@@ -89,7 +90,7 @@ void check_tile(const Model& model, const TileSpec& s, int tiles, std::uint64_t 
           DotTrace trace;
           dot(model, r, &trace);
           std::string steps;
-          for (const auto& l : trace.lines) steps += "\n  " + l;
+          for (const auto& l : explanation_lines(explanation_json(model, trace))) steps += "\n  " + l;
           ADD_FAILURE() << model.name << " tile " << t << " (" << i << ", " << j << "): kernel " << std::hex << d[at]
                         << ", dot " << want << steps;
         }

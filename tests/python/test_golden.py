@@ -1,6 +1,7 @@
 # The module agrees with the CLI on the golden sets of tests/data: the same replay reports, and
 # every case reproduced bit for bit through the matrix-level API (registers -> matrices -> mma).
 import json
+import math
 
 import numpy as np
 import pytest
@@ -95,9 +96,22 @@ def test_explain_matches_cli(cli):
     instr = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
     r = ptxmma.explain(DATA / "mma-sm90-h200", instr, case=1, row=0, col=2)
     text = cli("explain", DATA / "mma-sm90-h200", instr, "--case", 1, "--row", 0, "--col", 2).stdout
-    assert r.same and r.bits == r.gpu_bits
+    assert r.same and r.bits == r.expected.bits
     assert [f"  {s}" for s in r.steps] == text.splitlines()[1:-1]
-    assert f"result {r.bits:#x} ({r.value})" in text
+    assert text.splitlines()[-1].startswith(f"result {r.got.bits:#010x} = {r.got.exact};")
+    # Values are numbers: the terms of A's row 0 and B's column 2, k by k, with exact products.
+    m = {op: ptxmma.gather(instr, op, getattr(ptxmma.golden_cases(DATA / "mma-sm90-h200", instr), op.lower())[1])
+         for op in "ABC"}
+    assert [t.k for t in r.terms] == list(range(16))
+    for t in r.terms:
+        assert t.a.value == float(m["A"][0, t.k]) and t.b.value == float(m["B"][t.k, 2])
+        assert t.product.value == t.a.value * t.b.value  # f16 x f16 is exact in float64
+        assert isinstance(t.a.bits, int) and isinstance(t.product.exact, str)
+    assert r.accumulator.value == float(m["C"][0, 2])
+    assert r.rounding.mode == "rz" and "truncate" in r.rounding.rule
+    assert isinstance(r.blocks[0].largest_exponent, int)
+    assert all(isinstance(x.dropped_bits, int) for x in r.blocks[0].terms)
+    assert isinstance(r.value, float) and r.value == r.expected.value
 
 
 def test_sparse_cases_carry_metadata_and_explain_uses_it(cli):
@@ -120,3 +134,19 @@ def test_sparse_cases_carry_metadata_and_explain_uses_it(cli):
     assert ptxmma.golden_cases(path, instr, selector=3).selector == 3
     with pytest.raises(ValueError, match=r"has no entry with selector 5 \(it has \[0, 1, 2, 3\]\)"):
         ptxmma.golden_cases(path, instr, selector=5)
+
+
+def test_explain_names_the_nan_operand_and_gives_exact_values():
+    instr = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+    A = np.zeros((16, 16), np.float16)
+    B = np.zeros((16, 8), np.float16)
+    A[2, 0], B[0, 4], A[2, 3] = 1.5, -2.5, np.nan
+    r = ptxmma.explain(instr, A, B, row=2, col=4)
+    assert r.blocks[0].special == "NaN, because A[k=3] 0x7e00 is NaN"
+    assert math.isnan(r.value) and r.got.exact == "NaN"
+    A[2, 3] = 0
+    r = ptxmma.explain(instr, A, B, np.full((16, 8), 0.1, np.float32), row=2, col=4)
+    assert r.terms[0].k == 0 and r.terms[0].a.value == 1.5 and r.terms[0].a.bits == 0x3E00
+    assert r.terms[0].product.value == -3.75
+    assert r.accumulator.exact == "0.100000001490116119384765625"  # f32 0.1, exactly
+    assert r.rounding.mode == "rz" and r.got.exact == "-3.6499998569488525390625"  # truncated: terms, then sum

@@ -224,7 +224,7 @@ def test_block_scaled_mma_takes_scale_matrices():
     with pytest.raises(ValueError, match=r"^scale_a: scale_a\[0\]\[0\] = 119 is not a ue8m0 value"):
         ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", scale_a=(127 - 8 + np.arange(16))[:, None], scale_b=sb)
     r = ptxmma.explain(instr, ones_a, ones_b, row=9, col=3, arch="sm_120a", dtype="e4m3", scale_a=sa, scale_b=sb)
-    assert r.value == "512" and any("scale A 0x80" in s for s in r.steps)  # 32 x 2^1 x 2^3
+    assert r.value == 512 and r.got.exact == "512" and any("scale A 0x80" in s for s in r.steps)  # 32 x 2^1 x 2^3
     with pytest.raises(ValueError, match="is block-scaled: give scale_a"):
         ptxmma.mma(instr, ones_a, ones_b, arch="sm_120a", dtype="e4m3")
     with pytest.raises(ValueError, match="takes no scale_a"):

@@ -9,10 +9,11 @@
 #include "isa/wmma_instruction.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/mma.hpp"
+#include "sim/util/suggest.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
+#include "tools/vectors/explanation.hpp"
 #include "tools/vectors/golden_set.hpp"
-#include "tools/vectors/word_format.hpp"
 
 namespace ptxmma::cli {
 
@@ -46,7 +47,11 @@ void add_explain_command(CLI::App& app) {
       if (v.selector >= 0) selectors += fmt::format("{}{}", selectors.empty() ? "" : ", ", v.selector);
       if (!gv && (!opts->selector || v.selector == *opts->selector)) gv = &v;
     }
-    if (!named) throw Error(fmt::format("{}: no variant '{}'", set.manifest, opts->ptx));
+    if (!named) {
+      std::vector<std::string> names;
+      for (const auto& v : set.variants) names.push_back(v.ptx);
+      throw Error(fmt::format("{}: no variant '{}'{}", set.manifest, opts->ptx, did_you_mean(opts->ptx, names)));
+    }
     if (!gv && selectors.empty()) throw Error(fmt::format("--selector: '{}' is not sparse", opts->ptx));
     if (!gv)
       throw Error(fmt::format("--selector: '{}' has no entry with selector {} (it has {})", opts->ptx, *opts->selector,
@@ -73,26 +78,26 @@ void add_explain_command(CLI::App& app) {
                               cd.words_per_thread()));
     const FragmentSlot& s = ld.slot(opts->problem, opts->row, opts->col);
     const std::uint64_t want = cd.code(c.d, opts->problem * ld.rows + opts->row, opts->col);
-    if (opts->json.on()) {
-      const auto value = [&v](std::uint64_t code) {
-        return nlohmann::json{{"hex", fmt::format("{:#x}", code)}, {"value", format_value(v.d, code)}};
-      };
-      nlohmann::json j = {{"instruction", gv->ptx}, {"case", opts->case_index}, {"row", opts->row}, {"col", opts->col},
-                          {"lane", s.lane}, {"register", s.reg}, {"element", s.elem}, {"model", model.name},
-                          {"steps", trace.lines}, {"result", value(got)}, {"gpu", value(want)}, {"same", got == want}};
-      j["selector"] = gv->selector >= 0 ? nlohmann::json(gv->selector) : nlohmann::json(nullptr);
-      if (ld.problems > 1) j["problem"] = opts->problem;
-      opts->json.write(j);
-      if (opts->json.to_stdout()) return;
-    }
+    nlohmann::json j = {{"instruction", gv->ptx}, {"case", opts->case_index}, {"row", opts->row},
+                        {"col", opts->col},        {"lane", s.lane},          {"register", s.reg},
+                        {"element", s.elem},       {"model", model.name}};
+    j["selector"] = gv->selector >= 0 ? nlohmann::json(gv->selector) : nlohmann::json(nullptr);
+    if (ld.problems > 1) j["problem"] = opts->problem;
+    j.update(explanation_json(model, trace));
+    const std::vector<std::string> steps = explanation_lines(j);
+    j["steps"] = steps;
+    j["got"] = value_json(v.d, got);
+    j["expected"] = value_json(v.d, want);
+    j["same"] = got == want;
+    opts->json.write(j);
+    if (!opts->json.text()) return;
     std::cout << fmt::format("{}{} case {}, D[{}][{}]{} (lane {} register {} element {}), model {}\n", gv->ptx,
                              gv->selector >= 0 ? fmt::format(" selector {}", gv->selector) : "", opts->case_index,
                              opts->row, opts->col,
                              ld.problems > 1 ? fmt::format(" of problem {}", opts->problem) : "", s.lane, s.reg, s.elem,
                              model.name);
-    for (const auto& line : trace.lines) std::cout << "  " << line << "\n";
-    std::cout << fmt::format("result {} ({}); the GPU gave {} ({}): {}\n", fmt::format("{:#x}", got),
-                             format_value(v.d, got), fmt::format("{:#x}", want), format_value(v.d, want),
+    for (const auto& line : steps) std::cout << "  " << line << "\n";
+    std::cout << fmt::format("result {}; the GPU gave {}: {}\n", value_line(j["got"]), value_line(j["expected"]),
                              got == want ? "same bits" : "DIFFERENT");
   });
 }

@@ -19,6 +19,7 @@
 #include "sim/model/model.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/util/config_dir.hpp"
+#include "tools/vectors/explanation.hpp"
 #include "tools/vectors/output_file.hpp"
 #include "tools/vectors/word_format.hpp"
 
@@ -156,7 +157,7 @@ MatlabTcFileReplay replay_file(const MatlabTcFile& f, const std::string& arch_ov
       DotTrace trace;
       dot(*model, q, &trace);
       std::string steps;
-      for (const auto& l : trace.lines) steps += "    " + l + "\n";
+      for (const auto& l : explanation_lines(explanation_json(*model, trace))) steps += "    " + l + "\n";
       r.first_failure = fmt::format(
           "first failure: {} line {} (row {}), model {}, K = {}\n  a = {}\n  b = {}\n  c = {}\n  d expected {} ({}), "
           "got {} ({})\n{}",
