@@ -2,6 +2,8 @@
 // sparse golden set (an instruction has an entry per sparsity selector), misspelt names.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -9,12 +11,15 @@
 #include "sim/numeric/exact.hpp"
 #include "tests/cli.hpp"
 #include "tests/paths.hpp"
+#include "sim/util/input_file.hpp"
+#include "tools/vectors/data_file.hpp"
 #include "tools/vectors/golden_set.hpp"
 
 namespace ptxmma {
 namespace {
 
 using test::run_cli;
+namespace fs = std::filesystem;
 
 const std::string kSet = std::string(kPtxmmaSourceDir) + "/tests/data/mma-sp-sm90";
 const std::string kSparse = "'mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16'";
@@ -53,7 +58,9 @@ TEST(ExplainCli, TermsAreTheCasesOperands) {
     EXPECT_EQ(std::stoull(t["b"]["hex"].get<std::string>(), nullptr, 16), b) << k;
     EXPECT_EQ(t["a"]["value"], exact_text(Type::f16, a));
     const Rational p = exact_value(Type::f16, a).value * exact_value(Type::f16, b).value;
-    if (p != 0) EXPECT_EQ(t["product"]["value"], exact_decimal(p)) << k;
+    if (p != 0) {
+      EXPECT_EQ(t["product"]["value"], exact_decimal(p)) << k;
+    }
   }
   EXPECT_EQ(std::stoull(j["accumulator"]["hex"].get<std::string>(), nullptr, 16), v.codec(Operand::c).code(c.c, 3, 2));
   EXPECT_EQ(j["same"], true);
@@ -96,6 +103,45 @@ TEST(ExplainCli, SelectorErrors) {
   EXPECT_NE(r.err.find("--selector: 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' is not sparse"),
             std::string::npos)
       << r.err;
+}
+
+// A wgmma set: a copy with thread 127's last D word of the last case of entry 0 changed. The
+// replay names the element with an explain command (--entry: the set has six forms of the
+// instruction) that runs and shows the difference; other entries explain with the GPU's bits.
+TEST(ExplainCli, WgmmaSetsExplainTheirEntries) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("ptxmma-explain-wgmma-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90", dir, fs::copy_options::recursive);
+  const fs::path xz = dir / "m64n8k16.f32.f16.f16.ss.bin.xz";
+  const std::string packed = read_input_file(xz.string());
+  std::vector<std::uint8_t> bytes = decode_data_file(packed, xz.string(), 1 << 24);
+  bytes.back() ^= 1;
+  std::ofstream(dir / "m64n8k16.f32.f16.f16.ss.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  fs::remove(xz);
+  const std::string ptx = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16";
+  const auto r = run_cli("replay " + dir.string());
+  EXPECT_EQ(r.status, 1) << r.all();
+  const std::string cmd = "ptxmma explain " + dir.string() + " " + ptx + " --entry 0 --case ";
+  const auto at = r.out.find(cmd);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  const auto ex = run_cli(line.substr(std::string("ptxmma ").size()));
+  EXPECT_EQ(ex.status, 0) << ex.all();
+  EXPECT_NE(ex.out.find(ptx + " [SS] (entry 0) case "), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("(thread 127 register 3 element 0)"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("DIFFERENT"), std::string::npos) << ex.out;
+  // An RS entry of the same instruction (manifest index 72), from the set as captured.
+  const std::string set = std::string(kPtxmmaSourceDir) + "/tests/data/wgmma-sm90";
+  const auto rs = run_cli("explain " + set + " " + ptx + " --entry 72 --case 2 --row 40 --col 6 --json");
+  ASSERT_EQ(rs.status, 0) << rs.all();
+  const auto j = nlohmann::json::parse(rs.out);
+  EXPECT_EQ(j["form"], ptx + " [RS]");
+  EXPECT_EQ(j["terms"].size(), 16U);
+  EXPECT_EQ(j["same"], true);
+  EXPECT_NE(run_cli("explain " + set + " " + ptx + " --entry 9 --case 0").err.find("--entry 9: not an entry of"),
+            std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -17,10 +17,7 @@
 #include "tools/vectors/output_file.hpp"
 
 namespace ptxmma {
-namespace {
 
-// A path as one word of a shell command: quoted when it holds anything but letters, digits and
-// "_./-+:,@%=".
 std::string shell_word(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:,@%=") ==
                         std::string::npos)
@@ -29,6 +26,8 @@ std::string shell_word(const std::string& s) {
   for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
+
+namespace {
 
 long count_mismatches(Type d, Container c, const std::vector<std::uint32_t>& want, const std::vector<std::uint32_t>& got) {
   const int bits = element_bits(d, c);

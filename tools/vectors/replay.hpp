@@ -35,8 +35,7 @@ struct VariantReplay {
   int selector = -1;           // sparse entries: the sparsity selector
   std::string first_failure;   // report of the first failing case: each differing element
   FailedCase first;            // its D registers and elements
-  // The `ptxmma explain` command for an element of the first failing case, up to --row (mma sets;
-  // "" where explain does not apply).
+  // The `ptxmma explain` command for an element of the first failing case, up to --row.
   std::string explain;
   std::string family;          // machine path of the variant (rounding-model family), when known
   std::vector<int> failed_case_indices;
@@ -60,6 +59,9 @@ void write_json(const ReplayReport& r, const std::string& path);
 // kShownElements) with its explain command when there is one.
 constexpr std::size_t kShownElements = 16;
 std::string failure_text(const std::string& title, const FailedCase& f, const std::string& explain);
+// A path as one word of a shell command: quoted when it holds anything but letters, digits and
+// "_./-+:,@%=".
+std::string shell_word(const std::string& s);
 // "... --row R --col C" (with --problem for m8n8k4's stacked rows) completing `explain`.
 std::string explain_command(const std::string& explain, const FailedCase& f, const ElementMismatch& m);
 

@@ -17,7 +17,7 @@ namespace {
 
 // The first failing case: its descriptors and scale-d, then the D elements that differ.
 std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, const WgmmaExecutor& x,
-                        const WgmmaGoldenCase& c, const FailedCase& f) {
+                        const WgmmaGoldenCase& c, const FailedCase& f, const std::string& explain) {
   std::string title = fmt::format("{} case {}", e.label(), f.index);
   if (!set.families.empty()) title += fmt::format(" (family {})", set.family_of(e.index, f.index));
   const auto desc = [](std::uint64_t d) {
@@ -32,7 +32,7 @@ std::string case_report(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e, co
   out += fmt::format("  B descriptor {}\n", desc(c.desc_b));
   out += fmt::format("  scale-d {} (C {}), shared image {} bytes at {:#x}, model {}\n", c.scale_d ? 1 : 0,
                      c.scale_d ? "added" : "not read", c.image.size(), c.smem_base, x.model().name);
-  const std::string text = failure_text(title, f, "");
+  const std::string text = failure_text(title, f, explain);
   const std::size_t header = text.find('\n') + 1;
   return text.substr(0, header) + out + text.substr(header);
 }
@@ -51,6 +51,8 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
   r.ptx = e.label();
   r.cases = e.cases;
   r.selector = e.selector;
+  r.explain = fmt::format("ptxmma explain {} {} --entry {}{}", shell_word(set.dir), e.ptx, e.index,
+                          arch == "sm_90a" ? "" : " --arch " + arch);
   const MatrixVariant* v = nullptr;
   try {
     v = parse_wgmma(e.ptx, arch).variant;
@@ -108,7 +110,7 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
       const RegisterCodec cd = v->codec(Operand::d);
       r.first = FailedCase{static_cast<int>(i), 128, v->regs(Operand::d), v->d, Container::packed, c.d, got,
                            element_mismatches(cd, c.d, got), cd};
-      r.first_failure = case_report(set, e, x, c, r.first);
+      r.first_failure = case_report(set, e, x, c, r.first, r.explain);
     }
     ++r.failed_cases;
     r.failed_case_indices.push_back(static_cast<int>(i));
