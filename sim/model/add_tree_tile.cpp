@@ -39,15 +39,10 @@ std::unique_ptr<AddTreeTile> AddTreeTile::make(const Model& m, const TileSpec& s
   if (m.engine != Engine::add_tree || t.format != Type::f32 || t.round != Rounding::rn || s.a != Type::f16 ||
       s.b != Type::f16 || !cd || s.sparse || s.scale_vec != 0)
     return nullptr;
-  // An order that does not add exactly products 0..K-1 and C once each is dot()'s error to report.
-  std::vector<int> seen(static_cast<std::size_t>(s.k), 0);
-  int cs = 0;
-  for (const int op : t.postfix) {
-    if (op >= s.k) return nullptr;
-    if (op >= 0) ++seen[static_cast<std::size_t>(op)];
-    cs += op == AddTree::kC;
-  }
-  if (cs != 1 || std::ranges::any_of(seen, [](int n) { return n != 1; })) return nullptr;
+  // An order dot() rejects (not K products, or one past K) is dot()'s error to report.
+  if (std::ranges::count_if(t.postfix, [](int op) { return op >= 0; }) != s.k ||
+      std::ranges::any_of(t.postfix, [&](int op) { return op >= s.k; }))
+    return nullptr;
   return std::make_unique<AddTreeTile>(t, s);
 }
 

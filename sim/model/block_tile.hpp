@@ -90,7 +90,7 @@ class BlockTile {
   BlockTile(const Model& m, const TileSpec& s);
 
   // Every output; those whose row of A or column of B holds a NaN or Inf are left for dot():
-  // row_special(i) / col_special(j) say which.
+  // special(i, j) says which.
   void run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
   // The same from register words, whole words at a time (TileKernel::run_words).
   void run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
@@ -103,8 +103,9 @@ class BlockTile {
   void run_scaled(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* sa,
                   const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d);
   [[nodiscard]] static bool takes_words(const TileSpec& s);
-  [[nodiscard]] bool row_special(int i) const { return a_special_[static_cast<std::size_t>(i)] != 0; }
-  [[nodiscard]] bool col_special(int j) const { return b_special_[static_cast<std::size_t>(j)] != 0; }
+  [[nodiscard]] bool special(int i, int j) const {
+    return a_special_[static_cast<std::size_t>(i)] != 0 || b_special_[static_cast<std::size_t>(j)] != 0;
+  }
   [[nodiscard]] bool any_special() const { return any_special_; }
 
  private:
@@ -117,7 +118,7 @@ class BlockTile {
   template <int PerWord>
   void decode_words_of(const WordFormat& f, WordSource src, int rows, std::size_t stride, float* m,
                        std::int32_t* e) const;
-  // row_special / col_special from the decoded exponents (where run_rows found a special term).
+  // a_special_ / b_special_ from the decoded exponents (where run_rows found a special term).
   void find_specials();
   static bool values_fit(const Model& m, const TileSpec& s);
   // Whether the elements are decoded to their values (values_fit, and no scale exponents to add).

@@ -207,27 +207,26 @@ void TileKernel::widen(const std::uint64_t* a, const std::uint64_t* b) {
   to16(s_.b, b, ib_);
 }
 
+template <class Fast, class... More>
+void TileKernel::reference_where(const Fast& fast, const std::uint64_t* a, const std::uint64_t* b,
+                                 const std::uint64_t* c, std::uint64_t* d, More... more) {
+  for (int i = 0; i < s_.m; ++i)
+    for (int j = 0; j < s_.n; ++j)
+      if (fast.special(i, j)) reference(a, b, c, d, i, j, more...);
+}
+
 void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
   if (block_) {
     block_->run(a, b, c, d);
-    if (block_->any_special())
-      for (int i = 0; i < s_.m; ++i)
-        for (int j = 0; j < s_.n; ++j)
-          if (block_->row_special(i) || block_->col_special(j)) reference(a, b, c, d, i, j);
+    if (block_->any_special()) reference_where(*block_, a, b, c, d);
     return;
   }
   if (fma_) {
-    if (fma_->run(a, b, c, d))
-      for (int i = 0; i < s_.m; ++i)
-        for (int j = 0; j < s_.n; ++j)
-          if (fma_->special(i, j)) reference(a, b, c, d, i, j);
+    if (fma_->run(a, b, c, d)) reference_where(*fma_, a, b, c, d);
     return;
   }
   if (add_tree_) {
-    if (add_tree_->run(a, b, c, d))
-      for (int i = 0; i < s_.m; ++i)
-        for (int j = 0; j < s_.n; ++j)
-          if (add_tree_->special(i, j)) reference(a, b, c, d, i, j);
+    if (add_tree_->run(a, b, c, d)) reference_where(*add_tree_, a, b, c, d);
     return;
   }
   if (integer_) {
@@ -247,10 +246,7 @@ void TileKernel::run_sparse(const std::uint64_t* a, const std::uint64_t* b, cons
   const int K = s_.k, M = s_.m, N = s_.n;
   if (block_) {
     block_->run_sparse(a, b, cols, c, d);
-    if (block_->any_special())
-      for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j)
-          if (block_->row_special(i) || block_->col_special(j)) reference(a, b, c, d, i, j, 2 * K, cols);
+    if (block_->any_special()) reference_where(*block_, a, b, c, d, 2 * K, cols);
     return;
   }
   if (integer_) {
@@ -276,11 +272,7 @@ void TileKernel::run_scaled(const std::uint64_t* a, const std::uint64_t* b, cons
                             const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d) {
   if (!block_) return run_reference(a, b, c, d, cols, sa, sb);
   block_->run_scaled(a, b, cols, sa, sb, c, d);
-  if (block_->any_special())
-    for (int i = 0; i < s_.m; ++i)
-      for (int j = 0; j < s_.n; ++j)
-        if (block_->row_special(i) || block_->col_special(j))
-          reference(a, b, c, d, i, j, cols ? 2 * s_.k : s_.k, cols, sa, sb);
+  if (block_->any_special()) reference_where(*block_, a, b, c, d, cols ? 2 * s_.k : s_.k, cols, sa, sb);
 }
 
 bool TileKernel::takes_words() const { return block_ && BlockTile::takes_words(s_); }
@@ -298,9 +290,7 @@ void TileKernel::run_words(WordSource a, WordSource b, const std::uint64_t* c, s
     };
     codes(a, s_.a, s_.m, pa_);
     codes(b, s_.b, s_.n, pb_);
-    for (int i = 0; i < s_.m; ++i)
-      for (int j = 0; j < s_.n; ++j)
-        if (block_->row_special(i) || block_->col_special(j)) reference(pa_.data(), pb_.data(), c, d, i, j);
+    reference_where(*block_, pa_.data(), pb_.data(), c, d);
   }
 }
 

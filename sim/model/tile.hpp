@@ -80,6 +80,11 @@ class TileKernel {
   void reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int i,
                  int j, int b_k = 0, const int* cols = nullptr, const std::uint64_t* sa = nullptr,
                  const std::uint64_t* sb = nullptr);
+  // reference() for every output the fast engine left for dot() (fast.special(i, j)); more: the
+  // arguments after j.
+  template <class Fast, class... More>
+  void reference_where(const Fast& fast, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                       std::uint64_t* d, More... more);
   // Every output by dot(), A and B decoded once; cols as for reference(); sa, sb: the scale codes
   // (run_scaled), or null.
   void run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,
