@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -61,7 +64,7 @@ std::vector<std::string> expand_qualifier_axes(std::string_view forms) {
 std::vector<std::string> instruction_forms(std::string_view opcode) {
   std::vector<std::string> out;
   for (const OpcodeSpec& spec : opcode_table()) {
-    if (!opcode.empty() && spec.opcode != opcode) continue;
+    if (spec.opcode != opcode) continue;
     out.emplace_back(spec.opcode);
     if (spec.forms.empty()) continue;
     for (const std::string& quals : expand_qualifier_axes(spec.forms))
@@ -70,22 +73,58 @@ std::vector<std::string> instruction_forms(std::string_view opcode) {
   return out;
 }
 
-std::string suggest_form(const Instruction& ins) {
-  std::vector<std::string> forms = instruction_forms(ins.opcode);
-  // An opcode without a forms column: its forms are not known here.
-  if (forms.size() < 2) return "";
-  forms.erase(forms.begin());  // the bare opcode
-  std::set<std::string_view> used;
-  for (const std::string& f : forms)
-    for (std::size_t i = f.find('.'); i != std::string::npos;) {
-      const std::size_t j = f.find('.', i + 1);
-      used.insert(std::string_view(f).substr(i + 1, j == std::string::npos ? std::string::npos : j - i - 1));
-      i = j;
+namespace {
+
+// An opcode's qualified forms, sorted (closest() reuses the work of the prefix sorted neighbours
+// share), and the qualifiers they use: made once for every opcode, since cvt alone has 43,000.
+struct QualifiedForms {
+  std::vector<std::string> forms;
+  std::set<std::string, std::less<>> used;
+};
+
+const QualifiedForms& qualified_forms(std::string_view opcode) {
+  static const std::map<std::string_view, QualifiedForms> all = [] {
+    std::map<std::string_view, QualifiedForms> m;
+    for (const OpcodeSpec& spec : opcode_table()) {
+      if (m.contains(spec.opcode)) continue;
+      QualifiedForms& q = m[spec.opcode];
+      q.forms = instruction_forms(spec.opcode);
+      q.forms.erase(q.forms.begin());  // the bare opcode
+      std::ranges::sort(q.forms);
+      for (const std::string& f : q.forms)
+        for (std::size_t i = f.find('.'); i != std::string::npos;) {
+          const std::size_t j = f.find('.', i + 1);
+          q.used.insert(f.substr(i + 1, j == std::string::npos ? std::string::npos : j - i - 1));
+          i = j;
+        }
     }
+    return m;
+  }();
+  return all.at(opcode);
+}
+
+}  // namespace
+
+std::vector<std::string> forms_like(std::string_view opcode) {
+  std::vector<std::string> out;
+  std::set<std::string_view> seen;
+  for (const OpcodeSpec& spec : opcode_table())
+    if (within_reach(opcode, spec.opcode) && seen.insert(spec.opcode).second) {
+      const std::vector<std::string>& forms = qualified_forms(spec.opcode).forms;
+      out.insert(out.end(), forms.begin(), forms.end());
+      out.emplace_back(spec.opcode);
+    }
+  return out;
+}
+
+std::string suggest_form(const Instruction& ins) {
+  const QualifiedForms& q = qualified_forms(opcode_table()[static_cast<std::size_t>(ins.family)].opcode);
+  // An opcode without a forms column: its forms are not known here.
+  if (q.forms.empty()) return "";
   // The forms column lists the common forms, not every one (cvt's newer types): a qualifier that
   // is a PTX type is no misspelling.
-  for (const std::string& q : ins.quals)
-    if (!used.contains(q) && !parse_ptx_type(q)) return did_you_mean(ins.text, forms);
+  for (const std::string& qual : ins.quals)
+    if (!q.used.contains(qual) && !parse_ptx_type(qual)) return did_you_mean(ins.text, q.forms);
   return "";
 }
 

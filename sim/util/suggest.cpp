@@ -3,40 +3,76 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <numeric>
 
 namespace ptxmma {
 namespace {
 
-// Edit distance counting a swap of two neighbours as one edit (optimal string alignment): "k61"
-// is one edit from "k16", two from "k8".
-std::size_t distance(std::string_view a, std::string_view b) {
-  const std::size_t w = b.size() + 1;
-  std::vector<std::size_t> d((a.size() + 1) * w);
-  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * w + j]; };
-  for (std::size_t i = 0; i <= a.size(); ++i) at(i, 0) = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) at(0, j) = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
-    }
-  return at(a.size(), b.size());
-}
+// At most a third of the word's length, at least 1.
+std::size_t reach(std::string_view word) { return std::max<std::size_t>(1, (word.size() + 2) / 3); }
 
 }  // namespace
 
+// Edit distance counting a swap of two neighbours as one edit (optimal string alignment): "k61"
+// is one edit from "k16", two from "k8". Row j of the table is the candidate's first j letters
+// against the word, so candidates taken in sorted order reuse the rows of the prefix they share
+// with the one before (the forms of an opcode share most of theirs: cvt has 43,000), and once two
+// rows in a row are past the distance sought, no candidate with that prefix can come back under
+// it and all of them are passed over.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::size_t limit = std::max<std::size_t>(1, (word.size() + 2) / 3);
+  const std::size_t limit = reach(word);
   if (word.size() <= limit) return "";  // one letter: anything is one edit away
-  std::string best;
-  std::size_t best_d = limit + 1;
-  for (const std::string& c : candidates) {
+  std::vector<std::size_t> order(candidates.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto text = [&](std::size_t i) -> const std::string& { return candidates[i]; };
+  if (!std::ranges::is_sorted(candidates)) std::ranges::stable_sort(order, {}, text);
+  const std::size_t w = word.size() + 1, n = word.size();
+  std::size_t longest = 0;
+  for (const std::string& c : candidates) longest = std::max(longest, c.size());
+  std::vector<std::size_t> rows((longest + 1) * w), row_min(longest + 1);
+  for (std::size_t i = 0; i < w; ++i) rows[i] = i;
+  std::string_view shown;  // the candidate whose rows 0..valid are in `rows`
+  std::size_t valid = 0;
+  std::string_view dead;   // a prefix past the distance sought (empty: none)
+  std::size_t best_d = limit, best = candidates.size();
+  for (const std::size_t index : order) {
+    const std::string_view c = candidates[index];
     // Names are short; a much longer candidate cannot be within the limit.
-    if (c.size() > word.size() + limit || c.size() + limit < word.size()) continue;
-    const std::size_t d = distance(word, c);
-    if (d < best_d) best_d = d, best = c;
+    if (c.size() > n + limit || c.size() + limit < n) continue;
+    if (!dead.empty() && c.starts_with(dead)) continue;
+    std::size_t j = 0;
+    while (j < valid && j < c.size() && c[j] == shown[j]) ++j;
+    shown = c;
+    bool past = false;
+    for (++j; j <= c.size(); ++j) {
+      std::size_t* cur = &rows[j * w];
+      const std::size_t* prev = cur - w;
+      cur[0] = j;
+      std::size_t least = j;
+      for (std::size_t i = 1; i < w; ++i) {
+        cur[i] = std::min({prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (word[i - 1] == c[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && word[i - 1] == c[j - 2] && word[i - 2] == c[j - 1])
+          cur[i] = std::min(cur[i], prev[i - 2 - w] + 1);
+        least = std::min(least, cur[i]);
+      }
+      row_min[j] = least;
+      if (least > best_d && row_min[j - 1] > best_d) {
+        dead = c.substr(0, j);
+        past = true;
+        break;
+      }
+    }
+    valid = past ? j - 1 : c.size();
+    if (past) continue;
+    const std::size_t d = rows[c.size() * w + n];
+    if (d < best_d || (d == best_d && index < best)) best_d = d, best = index;
   }
-  return best;
+  return best < candidates.size() ? candidates[best] : "";
+}
+
+bool within_reach(std::string_view word, std::string_view candidate) {
+  return !closest(word, {std::string(candidate)}).empty();
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {

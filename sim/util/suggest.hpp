@@ -12,6 +12,9 @@ namespace ptxmma {
 // or "" when none is that close.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 
+// Whether `candidate` is close enough to `word` for closest() to offer it.
+bool within_reach(std::string_view word, std::string_view candidate);
+
 // " (did you mean 'X'?)" for the closest candidate, or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
