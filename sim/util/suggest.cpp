@@ -53,7 +53,7 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
       for (std::size_t i = 1; i < w; ++i) {
         cur[i] = std::min({prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (word[i - 1] == c[j - 1] ? 0 : 1)});
         if (i > 1 && j > 1 && word[i - 1] == c[j - 2] && word[i - 2] == c[j - 1])
-          cur[i] = std::min(cur[i], prev[i - 2 - w] + 1);
+          cur[i] = std::min(cur[i], rows[(j - 2) * w + i - 2] + 1);
         least = std::min(least, cur[i]);
       }
       row_min[j] = least;
