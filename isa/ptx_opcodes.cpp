@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
 #include <map>
+#include <optional>
+#include <span>
 #include <set>
 #include <vector>
 
@@ -105,16 +106,19 @@ const QualifiedForms& qualified_forms(std::string_view opcode) {
 
 }  // namespace
 
-std::vector<std::string> forms_like(std::string_view opcode) {
-  std::vector<std::string> out;
+std::string form_like(std::string_view text, std::string_view opcode) {
+  std::string best;
+  std::size_t best_d = 0;
   std::set<std::string_view> seen;
-  for (const OpcodeSpec& spec : opcode_table())
-    if (within_reach(opcode, spec.opcode) && seen.insert(spec.opcode).second) {
-      const std::vector<std::string>& forms = qualified_forms(spec.opcode).forms;
-      out.insert(out.end(), forms.begin(), forms.end());
-      out.emplace_back(spec.opcode);
-    }
-  return out;
+  for (const OpcodeSpec& spec : opcode_table()) {
+    if (!within_reach(opcode, spec.opcode) || !seen.insert(spec.opcode).second) continue;
+    const std::vector<std::string>& forms = qualified_forms(spec.opcode).forms;
+    const std::string bare(spec.opcode);
+    for (const std::span<const std::string> candidates : {std::span<const std::string>(forms), std::span<const std::string>(&bare, 1)})
+      if (const std::optional<Nearest> n = nearest(text, candidates); n && (best.empty() || n->distance < best_d))
+        best = candidates[n->index], best_d = n->distance;
+  }
+  return best;
 }
 
 std::string suggest_form(const Instruction& ins) {

@@ -46,10 +46,10 @@ int find_opcode(std::string_view opcode);
 std::vector<std::string> expand_qualifier_axes(std::string_view forms);
 // The opcode and the opcode with each qualifier string its forms column gives ("add.rn.f32").
 std::vector<std::string> instruction_forms(std::string_view opcode);
-// The forms of every opcode within a typo's reach of `opcode` (sim/util/suggest.hpp): what an
-// instruction with an unknown opcode is compared against ("did you mean"). Not every form of the
-// table: that is some 60,000 strings, and a file of unknown instructions compared each of them.
-std::vector<std::string> forms_like(std::string_view opcode);
+// The form closest to `text`, an instruction whose opcode is unknown (sim/util/suggest.hpp), among
+// those of the opcodes within a typo's reach of `opcode`, or "". Not every form of the table: that
+// is some 60,000 strings, and a file of unknown instructions compared each of them.
+std::string form_like(std::string_view text, std::string_view opcode);
 // " (did you mean 'X'?)" for an instruction with a qualifier that no form of its opcode uses and
 // is no PTX type (a misspelling: add.f23, mad.lo.s23), X the form written most like it; else "".
 std::string suggest_form(const Instruction& ins);

@@ -941,7 +941,7 @@ class Parser {
       ins.quals.push_back(q.text.substr(1));
     }
     const int family = find_opcode(ins.opcode);
-    if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'{}", ins.text, did_you_mean(ins.text, forms_like(ins.opcode))));
+    if (family < 0) fail(op.loc, fmt::format("unknown instruction '{}'{}", ins.text, suggestion(form_like(ins.text, ins.opcode))));
     ins.family = family;
     if (ins.opcode == "call") {
       call_operands(ins);

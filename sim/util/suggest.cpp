@@ -9,8 +9,9 @@
 namespace ptxmma {
 namespace {
 
-// At most a third of the word's length, at least 1.
-std::size_t reach(std::string_view word) { return std::max<std::size_t>(1, (word.size() + 2) / 3); }
+// A third of the word's length, at least 1 and at most 8: more edits than that are no typo, and
+// the search over a long word's candidates stops that much sooner.
+std::size_t reach(std::string_view word) { return std::clamp<std::size_t>((word.size() + 2) / 3, 1, 8); }
 
 }  // namespace
 
@@ -20,9 +21,9 @@ std::size_t reach(std::string_view word) { return std::max<std::size_t>(1, (word
 // with the one before (the forms of an opcode share most of theirs: cvt has 43,000), and once two
 // rows in a row are past the distance sought, no candidate with that prefix can come back under
 // it and all of them are passed over.
-std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+std::optional<Nearest> nearest(std::string_view word, std::span<const std::string> candidates) {
   const std::size_t limit = reach(word);
-  if (word.size() <= limit) return "";  // one letter: anything is one edit away
+  if (word.size() <= limit) return std::nullopt;  // one letter: anything is one edit away
   std::vector<std::size_t> order(candidates.size());
   std::iota(order.begin(), order.end(), 0);
   const auto text = [&](std::size_t i) -> const std::string& { return candidates[i]; };
@@ -68,16 +69,25 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
     const std::size_t d = rows[c.size() * w + n];
     if (d < best_d || (d == best_d && index < best)) best_d = d, best = index;
   }
-  return best < candidates.size() ? candidates[best] : "";
+  if (best == candidates.size()) return std::nullopt;
+  return Nearest{best, best_d};
+}
+
+std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::optional<Nearest> n = nearest(word, candidates);
+  return n ? candidates[n->index] : "";
 }
 
 bool within_reach(std::string_view word, std::string_view candidate) {
   return !closest(word, {std::string(candidate)}).empty();
 }
 
+std::string suggestion(std::string_view candidate) {
+  return candidate.empty() ? "" : fmt::format(" (did you mean '{}'?)", candidate);
+}
+
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::string c = closest(word, candidates);
-  return c.empty() ? "" : fmt::format(" (did you mean '{}'?)", c);
+  return suggestion(closest(word, candidates));
 }
 
 }  // namespace ptxmma

@@ -57,10 +57,10 @@ TEST(Suggest, SameAsTheWholeTable) {
     return w;
   };
   for (int trial = 0; trial < 2000; ++trial) {
-    const std::string w = word(2 + rng() % 10);
+    const std::string w = word(2 + rng() % 30);
     std::vector<std::string> candidates;
-    for (int i = rng() % 30; i > 0; --i) candidates.push_back(word(1 + rng() % 12));
-    const std::size_t limit = std::max<std::size_t>(1, (w.size() + 2) / 3);
+    for (int i = rng() % 30; i > 0; --i) candidates.push_back(word(1 + rng() % 32));
+    const std::size_t limit = std::clamp<std::size_t>((w.size() + 2) / 3, 1, 8);
     std::string expected;
     std::size_t best = limit + 1;
     if (w.size() > limit)
