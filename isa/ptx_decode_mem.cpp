@@ -151,11 +151,35 @@ void tensor_operand(const Program& p, const Instruction& ins, Operand& op, int r
   for (Operand& c : coords.elems) value(p, ins, c, PtxType::s32, "a coordinate");
 }
 
+// The element type of cp.reduce.async.bulk with reduction `op`: the integer types with every
+// reduction; of the floating-point ones what ptxas takes for sm_90 (docs/hardware/bulk-reduce-sm90.md):
+// .add.f32, .add.f64, .add.noftz.f16/.bf16, .min/.max .f16/.bf16.
+PtxType bulk_reduction_type(const Instruction& ins, Quals& q, std::string_view op) {
+  const bool noftz = q.take("noftz");
+  const auto ts = q.types();
+  if (ts.size() != 1) fail(ins, fmt::format("'{}' needs one element type", ins.text));
+  const PtxType t = ts[0];
+  const bool half = t == PtxType::f16 || t == PtxType::bf16;
+  if (t == PtxType::u32 || t == PtxType::s32 || t == PtxType::u64 || t == PtxType::s64 || t == PtxType::b32 ||
+      t == PtxType::b64) {
+    if (noftz) fail(ins, fmt::format("'{}': .noftz is for .add of .f16 and .bf16", ins.text));
+    return t;
+  }
+  const bool legal = op == "add" ? (half ? noftz : (t == PtxType::f32 || t == PtxType::f64) && !noftz)
+                                 : (op == "min" || op == "max") && half && !noftz;
+  if (!legal)
+    fail(ins, fmt::format("'{}': the bulk reductions of floating-point types are .add.f32, .add.f64, .add.noftz.f16, "
+                          ".add.noftz.bf16 and .min/.max of .f16 and .bf16",
+                          ins.text));
+  return t;
+}
+
 // The bulk-copy unit (docs/ptx-interpreter.md, "Bulk copies and TMA"):
 //   cp.async.bulk.shared::cluster|shared::cta.global.mbarrier::complete_tx::bytes{.multicast::cluster}
 //       {.L2::cache_hint} [dst], [src], size, [mbar]{, ctaMask}{, policy}
 //   cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dst], [src], size{, policy}
-//   cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.op.type [dst], [src], size{, policy}
+//   cp.reduce.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint}.op{.noftz}.type [dst], [src], size{, policy}
+//   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile}.bulk_group{.L2::cache_hint} [map, {c...}], [src]{, policy}
 //   cp.async.bulk.tensor.Nd.shared::cluster|shared::cta.global{.tile}.mbarrier::complete_tx::bytes
 //       {.multicast::cluster}{.L2::cache_hint} [dst], [map, {c...}], [mbar]{, ctaMask}{, policy}
 //   cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group{.L2::cache_hint} [map, {c...}], [src]{, policy}
@@ -193,8 +217,8 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
     if (r.empty()) fail(ins, fmt::format("'{}' needs a dimension .1d .. .5d", ins.text));
     rank = r[0] - '0';
     d.vec = rank;
-    if (q.take("im2col") || q.take("im2col::w") || q.take("im2col::w::128") || q.take("tile::gather4") ||
-        q.take("tile::scatter4"))
+    if (q.take("im2col") || q.take("im2col::w") || q.take("im2col::w::128") || q.take("im2col_no_offs") ||
+        q.take("tile::gather4") || q.take("tile::scatter4"))
       fail(ins, fmt::format("'{}': only the .tile mode is supported (im2col and gather/scatter are not)", ins.text));
     (void)q.take("tile");
   }
@@ -260,20 +284,14 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
     for (int i = 0; i < 8; ++i)
       if (q.take(kOps[i])) op = i;
     if (op < 0) fail(ins, fmt::format("'{}' needs a reduction (.add .min .max .inc .dec .and .or .xor)", ins.text));
-    const auto ts = q.types();
-    if (ts.size() != 1) fail(ins, fmt::format("'{}' needs one element type", ins.text));
-    const PtxType t = ts[0];
-    const bool is_int = t == PtxType::u32 || t == PtxType::s32 || t == PtxType::u64 || t == PtxType::s64 ||
-                        t == PtxType::b32 || t == PtxType::b64;
-    if (!is_int)
-      fail(ins, fmt::format("'{}': .{} reductions are not supported (the integer ones are)", ins.text, name(t)));
     d.mode = static_cast<int>(kAtom[op]);
-    d.type = t;
+    // A tensor reduction's element type is its tensor map's (checked when it runs).
+    if (!tensor) d.type = bulk_reduction_type(ins, q, kOps[op]);
   }
   q.finish();
   d.step = AsyncStep::issue;
   if (tensor) {
-    d.mode2 = static_cast<int>(to_shared ? BulkKind::tensor_load : BulkKind::tensor_store);
+    d.mode2 = static_cast<int>(to_shared ? BulkKind::tensor_load : reduce ? BulkKind::tensor_reduce : BulkKind::tensor_store);
     if (to_shared) {
       policy(multicast ? 4 : 3);
       cta_mask(3);

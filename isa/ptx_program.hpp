@@ -97,7 +97,7 @@ enum class AsyncUnit : std::uint8_t { none, wgmma, copy, bulk };
 // a reduction's AtomOp in Decoded::mode, its type in Decoded::type; a tensor copy's rank in
 // Decoded::vec). Operands: load [dst], [src], size, [mbar]; store and reduce [dst], [src], size;
 // tensor_load [dst], [map, {coords}], [mbar]; tensor_store [map, {coords}], [src].
-enum class BulkKind : std::uint8_t { load, store, reduce, tensor_load, tensor_store, prefetch };
+enum class BulkKind : std::uint8_t { load, store, reduce, tensor_load, tensor_store, tensor_reduce, prefetch };
 // arrive: the unit's operations of the thread so far complete, then an arrive-on an mbarrier
 // (cp.async.mbarrier.arrive).
 enum class AsyncStep : std::uint8_t { none, fence, issue, commit, wait, wait_all, arrive };

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "isa/ptx_types.hpp"
 #include "sim/exec/async_groups.hpp"
 #include "sim/state/memory.hpp"
 
@@ -45,7 +46,8 @@ class BulkCopies {
     int pc = -1;
     int thread = 0;
     std::vector<Run> runs;
-    int element = 0;  // 0: a plain copy
+    int element = 0;  // 0: a plain copy; else a reduction's element bytes
+    ptx::PtxType type = ptx::PtxType::b32;  // a reduction's element type
   };
 
   BulkCopies(int threads, std::uint64_t shared_bytes)

@@ -151,8 +151,13 @@ void run_builtin(Exec& x, const ptx::Instruction& call, std::uint32_t lanes, Bui
 void copy_params(Exec& x, const ptx::Operand& args, const std::vector<int>& params, std::uint32_t lanes);
 void copy_returns(Exec& x, const ptx::Operand& rets, const std::vector<int>& returns, std::uint32_t lanes);
 
+// The operation `op` on elements of type t, the old value and b (c: cas's new value): integers
+// wrap, floating-point adds round to nearest even (`ftz`: subnormal inputs and results flushed),
+// min/max of f16 and bf16 as min/max.t (sem_atomic.cpp).
+std::uint64_t reduce_operate(ptx::AtomOp op, ptx::PtxType t, bool ftz, std::uint64_t old, std::uint64_t b,
+                             std::uint64_t c);
 // atom/red's operation (its AtomOp in d.mode, type in d.type) on the old value and b (c: cas's
-// new value); `global`: on global memory (f32 adds flush there). sem_atomic.cpp.
+// new value); `global`: on global memory (f32 adds flush there).
 std::uint64_t atomic_operate(const ptx::Instruction& ins, bool global, std::uint64_t old, std::uint64_t b,
                              std::uint64_t c);
 // The bulk-copy unit (sem_bulk.cpp): cp.async.bulk*, cp.reduce.async.bulk, for cp's semantic

@@ -42,24 +42,41 @@ const Instruction& float_add(PtxType t, bool ftz) {
   return table[2 * k + (ftz ? 1 : 0)];
 }
 
+// min or max of type t (a half type's NaN and signed-zero rules as min/max.t have them).
+const Instruction& float_min_max(AtomOp op, PtxType t) {
+  static const auto table = [] {
+    std::array<Instruction, 4> out;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i].opcode = i % 2 == 0 ? "min" : "max";
+      out[i].text = out[i].opcode;
+      out[i].d.type = i / 2 == 0 ? PtxType::f16 : PtxType::bf16;
+    }
+    return out;
+  }();
+  return table[(t == PtxType::f16 ? 0 : 2) + (op == AtomOp::max ? 1 : 0)];
+}
+
 }  // namespace
 
-std::uint64_t atomic_operate(const Instruction& ins, bool global, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
-  const PtxType t = ins.d.type;
+std::uint64_t reduce_operate(AtomOp op, PtxType t, bool ftz, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
   const int bits = ptx::bits(t);
   const std::uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
   const bool is_signed = t == PtxType::s32 || t == PtxType::s64;
+  const bool is_float = ptx::type_class(t) == ptx::TypeClass::floating;
   const auto sx = [&](std::uint64_t v) {
     return bits >= 64 ? static_cast<std::int64_t>(v)
                       : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
   };
-  switch (static_cast<AtomOp>(ins.d.mode)) {
+  switch (op) {
     case AtomOp::add:
-      if (ptx::type_class(t) == ptx::TypeClass::floating)
-        return float_arith(float_add(t, t == PtxType::f32 && global), old, b, 0);
+      if (is_float) return float_arith(float_add(t, ftz), old, b, 0);
       return (old + b) & mask;
-    case AtomOp::min: return is_signed ? (sx(old) <= sx(b) ? old : b) : (old <= b ? old : b);
-    case AtomOp::max: return is_signed ? (sx(old) >= sx(b) ? old : b) : (old >= b ? old : b);
+    case AtomOp::min:
+      if (is_float) return float_arith(float_min_max(op, t), old, b, 0);
+      return is_signed ? (sx(old) <= sx(b) ? old : b) : (old <= b ? old : b);
+    case AtomOp::max:
+      if (is_float) return float_arith(float_min_max(op, t), old, b, 0);
+      return is_signed ? (sx(old) >= sx(b) ? old : b) : (old >= b ? old : b);
     case AtomOp::inc: return old >= b ? 0 : old + 1;
     case AtomOp::dec: return old == 0 || old > b ? b : old - 1;
     case AtomOp::and_: return old & b;
@@ -69,6 +86,11 @@ std::uint64_t atomic_operate(const Instruction& ins, bool global, std::uint64_t 
     case AtomOp::cas: return old == b ? c : old;
   }
   return old;
+}
+
+std::uint64_t atomic_operate(const Instruction& ins, bool global, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
+  const PtxType t = ins.d.type;
+  return reduce_operate(static_cast<AtomOp>(ins.d.mode), t, t == PtxType::f32 && global, old, b, c);
 }
 
 namespace {

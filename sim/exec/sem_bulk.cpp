@@ -226,6 +226,35 @@ void issue_load(Exec& x, const Instruction& ins, int lane, int pc) {
   land_in(x, l, to.ctas);
 }
 
+// The element type of a tensor reduction: its map's, where the H200 ran the reduction on it
+// (docs/hardware/bulk-reduce-sm90.md); the others stopped it with an illegal instruction, or were
+// not tried.
+ptx::PtxType tensor_reduction_type(ptx::AtomOp op, const TensorMapParams& map) {
+  using ptx::AtomOp;
+  using ptx::PtxType;
+  const bool arith = op == AtomOp::add || op == AtomOp::min || op == AtomOp::max;
+  const bool logic = op == AtomOp::and_ || op == AtomOp::or_ || op == AtomOp::xor_;
+  std::optional<PtxType> t;
+  switch (map.type) {
+    case TensorMapType::u32: t = PtxType::u32; break;  // every reduction
+    case TensorMapType::s32: if (arith || logic) t = PtxType::s32; break;
+    case TensorMapType::u64: if (arith || logic) t = PtxType::u64; break;
+    case TensorMapType::s64: if (op == AtomOp::min || op == AtomOp::max) t = PtxType::s64; break;
+    case TensorMapType::f32: if (op == AtomOp::add) t = PtxType::f32; break;
+    case TensorMapType::f64: if (op == AtomOp::add) t = PtxType::f64; break;
+    case TensorMapType::f16: if (arith) t = PtxType::f16; break;
+    case TensorMapType::bf16: if (arith) t = PtxType::bf16; break;
+    default:
+      throw Error(fmt::format("a tensor reduction on {} elements was never run on a GPU ({})", name(map.type),
+                              describe(map)));
+  }
+  static constexpr std::string_view kOps[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"};
+  if (!t)
+    throw Error(fmt::format(".{} of {} elements stopped the H200 with an illegal instruction ({})",
+                            kOps[static_cast<int>(op)], name(map.type), describe(map)));
+  return *t;
+}
+
 void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
   BulkCopies::Store s;
   s.pc = pc;
@@ -244,9 +273,16 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
     BulkCopies::Run r{dst, std::vector<std::uint8_t>(size)};
     shared.read(src, r.bytes.data(), r.bytes.size());
     s.runs.push_back(std::move(r));
-    if (kind == BulkKind::reduce) s.element = ptx::bits(ins.d.type) / 8;
+    if (kind == BulkKind::reduce) {
+      s.element = ptx::bits(ins.d.type) / 8;
+      s.type = ins.d.type;
+    }
   } else {
     const Box b = box_of(x, ins.ops[0], lane);
+    if (kind == BulkKind::tensor_reduce) {
+      s.element = b.esize;
+      s.type = tensor_reduction_type(static_cast<ptx::AtomOp>(ins.d.mode), b.map);
+    }
     const std::uint64_t src = x.address(ins.ops[1], lane);
     if (src % 128 != 0) throw Error(fmt::format("the source {:#x} is not 128-byte aligned", src));
     in_shared(x, "box's source", src, footprint(b));
@@ -266,18 +302,34 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
 
 }  // namespace
 
+namespace {
+
+// One element of a bulk reduction: the global memory's `old` and the shared memory's `v`. Float
+// adds keep subnormals (red.global.add.f32 flushes them); an f64 add with a NaN operand gives
+// that NaN as it is, a signalling one too (docs/hardware/bulk-reduce-sm90.md).
+std::uint64_t bulk_reduce(ptx::AtomOp op, ptx::PtxType t, std::uint64_t old, std::uint64_t v) {
+  if (t == ptx::PtxType::f64 && op == ptx::AtomOp::add) {
+    const auto nan = [](std::uint64_t b) { return (b & 0x7fffffffffffffffULL) > 0x7ff0000000000000ULL; };
+    if (nan(old)) return old;
+    if (nan(v)) return v;
+  }
+  return reduce_operate(op, t, false, old, v, 0);
+}
+
+}  // namespace
+
 void write_bulk_store(const ptx::Program& p, Memory& global, const BulkCopies::Store& s) {
   for (const BulkCopies::Run& r : s.runs) {
     if (s.element == 0) {
       global.write(r.addr, r.bytes.data(), r.bytes.size());
       continue;
     }
-    const Instruction& ins = p.code[static_cast<std::size_t>(s.pc)];
+    const auto op = static_cast<ptx::AtomOp>(p.code[static_cast<std::size_t>(s.pc)].d.mode);
     for (std::size_t i = 0; i < r.bytes.size(); i += static_cast<std::size_t>(s.element)) {
       std::uint64_t v = 0;
       for (int k = s.element - 1; k >= 0; --k) v = (v << 8) | r.bytes[i + static_cast<std::size_t>(k)];
       const std::uint64_t a = r.addr + i;
-      global.store(a, s.element, atomic_operate(ins, true, global.load(a, s.element), v, 0));
+      global.store(a, s.element, bulk_reduce(op, s.type, global.load(a, s.element), v));
     }
   }
 }

@@ -99,6 +99,12 @@ TEST(BulkCopy, MalformedCopiesAreLocatedErrors) {
   EXPECT_NE(err("cp.async.bulk.global.shared::cta.bulk_group [%rd0], [128], 32;\ncp.async.bulk.wait_group %rd0;")
                 .find("the group count must be an integer constant"),
             std::string::npos);
+  // Floating-point reductions: the forms ptxas takes for sm_90 (docs/hardware/bulk-reduce-sm90.md).
+  for (const char* refused : {"min.f32", "add.f16", "add.noftz.f32", "max.f64"})
+    EXPECT_NE(err(std::string("cp.reduce.async.bulk.global.shared::cta.bulk_group.") + refused + " [%rd0], [128], 32;")
+                  .find("the bulk reductions of floating-point types are .add.f32, .add.f64"),
+              std::string::npos)
+        << refused;
   // The source must be given: global memory holds only what the state gave.
   EXPECT_NE(err("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [128], [%rd0], 32, [0];")
                 .find("is not given by the initial state"),
@@ -185,6 +191,55 @@ TEST(BulkCopy, TensorErrorsAreLocated) {
   const std::string e = what(0, bad);
   EXPECT_NE(e.find("test.ptx:17:1: error:"), std::string::npos) << e;
   EXPECT_NE(e.find("byte 120"), std::string::npos) << e;
+}
+
+// A tensor reduction's element type is its map's: the operations the H200 stopped with an
+// illegal instruction on that type are runtime errors, located and naming the map.
+TEST(BulkCopy, TensorReductionsTheGpuRefusedAreLocatedErrors) {
+  const std::string kernel = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry reduce(.param .align 64 .b8 map[128])
+{
+.reg .b64 %rd<2>;
+mov.b64 %rd0, map;
+cvta.param.u64 %rd1, %rd0;
+cp.reduce.async.bulk.tensor.2d.global.shared::cta.OP.tile.bulk_group [%rd1, {0, 0}], [1024];
+cp.async.bulk.commit_group;
+cp.async.bulk.wait_group 0;
+}
+)";
+  const auto what = [&](const std::string& op, TensorMapType type) {
+    TensorMapParams m = tensor_20x30();
+    m.type = type;
+    m.strides = {160, 0, 0, 0};
+    m.box = {16, 4, 0, 0, 0};
+    m.swizzle = 0;
+    const TensorMapBytes bytes = encode_tensor_map(m);
+    InterpreterOptions one;
+    one.ntid = {1, 1, 1};
+    std::string text = kernel;
+    text.replace(text.find("OP"), 2, op);
+    try {
+      (void)run_ptx(text, [&](Ran& r) {
+        for (std::uint64_t a = 0; a < 20 * 30 * 8; ++a) r.machine->global().store(0x10000 + a, 1, 0);
+        r.machine->param().write(0, bytes.data(), bytes.size());
+      }, one);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(what("add", TensorMapType::s64).find("test.ptx:10:1: error:"), 0U);
+  EXPECT_NE(what("add", TensorMapType::s64).find(".add of s64 elements stopped the H200 with an illegal instruction"),
+            std::string::npos);
+  EXPECT_NE(what("inc", TensorMapType::s32).find(".inc of s32 elements stopped the H200"), std::string::npos);
+  EXPECT_NE(what("min", TensorMapType::f32).find(".min of f32 elements stopped the H200"), std::string::npos);
+  EXPECT_NE(what("add", TensorMapType::u8).find("a tensor reduction on u8 elements was never run on a GPU"),
+            std::string::npos);
+  EXPECT_EQ(what("add", TensorMapType::u64), "(no error)");
+  EXPECT_EQ(what("max", TensorMapType::s64), "(no error)");
 }
 
 }  // namespace

@@ -49,6 +49,16 @@ TEST(HardwareSnippets, BulkCopiesAndTmaBoxesGiveTheGpuBytes) {
   EXPECT_EQ(expect_gpu_results(files), files.size() + 1);  // bulk_copy has two cases, the boxes one each
 }
 
+// Bulk reductions (tests/data/reduce-sm90, docs/hardware/bulk-reduce-sm90.md): each floating-point
+// form of cp.reduce.async.bulk (two cases a file) and cp.reduce.async.bulk.tensor with each
+// operation the H200 ran on a map of each element type (one case a file, add also across the
+// tensor's edges).
+TEST(HardwareSnippets, BulkReductionsGiveTheGpuBytes) {
+  const auto files = captured("data/reduce-sm90", ".test.yaml.xz");
+  ASSERT_EQ(files.size(), 45U);
+  EXPECT_EQ(expect_gpu_results(files), 8U * 2 + 37);
+}
+
 // Clusters (tests/data/cluster-sm90, docs/hardware/clusters-sm90.md): a grid of two clusters of
 // four CTAs through distributed shared memory (mapa, ld/st/atom/red .shared::cluster, a generic
 // peer address), cluster barriers, mbarrier arrivals from other CTAs and a TMA box multicast to

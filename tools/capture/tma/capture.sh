@@ -1,21 +1,50 @@
 #!/usr/bin/env bash
-# Bulk copies and TMA on the GPU (docs/hardware/tensormap-sm90.md): compiles bulk_copy.cu and
-# tma_tile.cu to PTX (the committed copies: tests/data/tma-sm90) and runs them with
-# tools/capture/snippet_capture, whose `tmap:` parameters are tensor maps the driver encodes.
-#   tools/capture/tma/capture.sh SNIPPET_CAPTURE_BINARY OUT_DIR [PTX_DIR]
-# (with PTX_DIR, its PTX is run instead of compiling). tools/capture/tensormap_capture writes the
+# Bulk copies and TMA on the GPU (docs/hardware/tensormap-sm90.md, bulk-reduce-sm90.md): compiles
+# bulk_copy.cu, tma_tile.cu and bulk_reduce.cu to PTX (the committed copies: tests/data/tma-sm90)
+# and runs them with tools/capture/snippet_capture, whose `tmap:` parameters are tensor maps the
+# driver encodes.
+#   tools/capture/tma/capture.sh SNIPPET_CAPTURE_BINARY OUT_DIR [PTX_DIR [GROUP]]
+# (with PTX_DIR, its PTX is run instead of compiling; GROUP: copies, reduce or all, the default). tools/capture/tensormap_capture writes the
 # encodings (tests/data/tensormap-sm90/maps.txt.xz): tensormap_capture --random 3000 --seed 1.
 set -uo pipefail
-bin=$1 out=$2 ptx=${3:-}
+bin=$1 out=$2 ptx=${3:-} group=${4:-all}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 if [ -z "$ptx" ]; then
   ptx=$out
-  for n in bulk_copy tma_tile; do nvcc -ptx -O3 -arch=sm_90a -o "$ptx/$n.ptx" "$here/$n.cu"; done
+  for n in bulk_copy tma_tile bulk_reduce; do nvcc -ptx -O3 -arch=sm_90a -o "$ptx/$n.ptx" "$here/$n.cu"; done
 fi
 sc() {  # YAML_NAME OPTIONS...: a kernel that never completes its wait is stopped after 30 s
   timeout 30 "$bin" --yaml "$out/$1.test.yaml" "${@:2}" || echo "$1: failed" >&2
 }
+reductions() {
+  # Each floating-point form of cp.reduce.async.bulk that ptxas takes (bulk_reduce.cu's `form`).
+  local forms=(add_f32 add_f64 add_noftz_f16 min_f16 max_f16 add_noftz_bf16 min_bf16 max_bf16)
+  for f in "${!forms[@]}"; do
+    sc "bulk_reduce_${forms[$f]}" --ptx "$ptx/bulk_reduce.ptx" --entry bulk_reduce --threads 64 --in u32:4096 \
+      --out-words 512 --cases 2 --seed 1 --params "in,out,u32:$f" &
+  done
+  wait
+  # cp.reduce.async.bulk.tensor.2d, every operation on a 2048-byte tensor of each element type
+  # (those the PTX ISA does not list for an operation show what the GPU does with them): a box
+  # inside the tensor, and for add one that crosses its edges.
+  local ops=(add min max inc dec and or xor)
+  local t kind map inside edge
+  for t in u32:4:32x16:16x8:8:4:24:12 s32:4:32x16:16x8:8:4:24:12 f32:0:32x16:16x8:8:4:24:12 \
+    u64:5:16x16:8x8:4:4:12:12 s64:5:16x16:8x8:4:4:12:12 f64:1:16x16:8x8:4:4:12:12 \
+    f16:2:64x16:32x8:16:4:48:12 bf16:3:64x16:32x8:16:4:48:12; do
+    IFS=: read -r type kind dims box x y ex ey <<<"$t"
+    map="tmap:$type;out;$dims;128;$box;0"
+    for o in "${!ops[@]}"; do
+      sc "tma_reduce_${type}_${ops[$o]}" --ptx "$ptx/bulk_reduce.ptx" --entry tma_reduce --threads 128 --in u32:4096 \
+        --out-words 512 --cases 1 --seed 1 --params "$map,in,out,u32:$o,u32:$kind,u32:$x,u32:$y" &
+    done
+    sc "tma_reduce_${type}_add_edge" --ptx "$ptx/bulk_reduce.ptx" --entry tma_reduce --threads 128 --in u32:4096 \
+      --out-words 512 --cases 1 --seed 1 --params "$map,in,out,u32:0,u32:$kind,u32:$ex,u32:$ey" &
+    wait
+  done
+}
+if [ "$group" = reduce ]; then reductions; exit; fi
 sc bulk_copy --ptx "$ptx/bulk_copy.ptx" --entry bulk_copy --threads 64 --in u32:768 --out-words 1600 --cases 2 --seed 1
 # tile NAME MAP IN_WORDS RANK DST BYTES C0..C4 S0..S4: a box of MAP (`BUF`: the input) loaded at
 # shared byte DST and dumped, then stored through the same map over the output past the dump
@@ -49,3 +78,4 @@ tile tma_store_neg_inner "f32;BUF;20x30;80;8x12;0" 600 2 0 384 0 0 0 0 0 $((2**3
 tile tma_store_neg_outer "f32;BUF;20x30;80;8x12;0" 600 2 0 384 0 0 0 0 0 0 $((2**32 - 4)) 0 0 0
 # And what never completed (the 16B-interleaved map): killed after 30 s.
 tile tma_tile_il16 "f16;BUF;8x6x4;16x96;8x4x2;0;il=16" 96 3 0 128 0 1 1 0 0 0 3 3 0 0
+if [ "$group" = all ]; then reductions; fi
