@@ -306,12 +306,12 @@ namespace {
 
 // One element of a bulk reduction: the global memory's `old` and the shared memory's `v`. Float
 // adds keep subnormals (red.global.add.f32 flushes them); an f64 add with a NaN operand gives
-// that NaN as it is, a signalling one too (docs/hardware/bulk-reduce-sm90.md).
+// that NaN as it is, a signalling one too, the shared one's of two (docs/hardware/bulk-reduce-sm90.md).
 std::uint64_t bulk_reduce(ptx::AtomOp op, ptx::PtxType t, std::uint64_t old, std::uint64_t v) {
   if (t == ptx::PtxType::f64 && op == ptx::AtomOp::add) {
     const auto nan = [](std::uint64_t b) { return (b & 0x7fffffffffffffffULL) > 0x7ff0000000000000ULL; };
-    if (nan(old)) return old;
     if (nan(v)) return v;
+    if (nan(old)) return old;
   }
   return reduce_operate(op, t, false, old, v, 0);
 }
