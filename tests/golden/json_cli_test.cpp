@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -73,6 +74,19 @@ TEST(JsonCli, EveryCommand) {
 
   const auto run = json_of("run " + kSrc + "examples/shfl_reduce.ptx --lanes 0 --regs %r3 --json -");
   EXPECT_EQ(run["threads"][0]["registers"]["%r3"]["hex"], "0x00002cb0");  // 11440
+}
+
+// bench --kernel: each run issues what `run` reports for the same kernel and state.
+TEST(JsonCli, BenchKernelCountsTheRunsWarpInstructions) {
+  const std::string ptx = kSrc + "bench/interpreter/alu_loop.ptx", state = kSrc + "bench/interpreter/alu_loop.yaml";
+  const auto run = json_of("run " + ptx + " --init " + state + " --no-registers --json");
+  const auto b = json_of("bench --kernel " + ptx + "=" + state + " --seconds 0.01 --json");
+  ASSERT_EQ(b.size(), 1U);
+  EXPECT_EQ(b[0]["state"], state);
+  EXPECT_GE(b[0]["runs"], 1);
+  EXPECT_EQ(b[0]["warp_instructions"], b[0]["runs"].get<std::uint64_t>() * run["instructions"].get<std::uint64_t>());
+  EXPECT_GT(b[0]["per_cpu_second"], 0);
+  EXPECT_EQ(run_cli("bench --kernel " + ptx + " mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32").status, 1);
 }
 
 TEST(JsonCli, ErrorsAreJsonToo) {

@@ -1,4 +1,5 @@
-// `ptxmma bench [VARIANT...] [--all] [--seconds S] [-j/--jobs N] [--json [FILE]]`: instructions per second.
+// `ptxmma bench [VARIANT...] [--all] [--seconds S] [-j/--jobs N] [--json [FILE]]`: instructions per second;
+// `ptxmma bench --kernel PTX[=STATE.yaml]...`: the interpreter's warp-instructions per second.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "sim/util/target.hpp"
 #include "tools/ptxmma/commands.hpp"
 #include "tools/ptxmma/json_output.hpp"
+#include "tools/vectors/kernel_throughput.hpp"
 #include "tools/vectors/throughput.hpp"
 
 namespace ptxmma::cli {
@@ -40,12 +42,38 @@ std::vector<Entry> every_variant(const std::string& arch) {
   return out;
 }
 
+// --kernel: each kernel run to its end again and again for --seconds.
+void bench_kernels(const std::vector<std::string>& specs, const std::string& arch, double seconds, JsonOutput& json) {
+  std::vector<KernelThroughput> rows;
+  if (json.text())
+    std::cout << fmt::format("{:<60} {:>12} {:>12} {:>14} {:>5}\n", "kernel", "warp-instrs", "per second",
+                             "per CPU second", "runs");
+  for (const std::string& spec : specs) {
+    const std::size_t eq = spec.find('=');
+    if (eq == 0 || eq + 1 == spec.size())
+      throw CLI::ValidationError("--kernel", fmt::format("'{}' is not PTX or PTX=STATE.yaml", spec));
+    const std::string ptx = spec.substr(0, eq), state = eq == std::string::npos ? "" : spec.substr(eq + 1);
+    const KernelThroughput t = measure_kernel(ptx, state, arch, seconds);
+    if (json.text())
+      std::cout << fmt::format("{:<60} {:>12} {:>12.0f} {:>14.0f} {:>5}\n", ptx, t.warp_instructions / t.runs,
+                               t.per_second(), t.per_cpu_second(), t.runs)
+                << std::flush;
+    rows.push_back(t);
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const KernelThroughput& t : rows)
+    out.push_back({{"kernel", t.kernel}, {"state", t.state}, {"runs", t.runs},
+                   {"warp_instructions", t.warp_instructions}, {"seconds", t.seconds}, {"cpu_seconds", t.cpu_seconds},
+                   {"per_second", t.per_second()}, {"per_cpu_second", t.per_cpu_second()}});
+  json.write(out);
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "measure simulated instructions per second on random inputs");
   struct Opts {
-    std::vector<std::string> variants;
+    std::vector<std::string> variants, kernels;
     bool all = false;
     double seconds = 1.0;
     int jobs = 1;
@@ -60,6 +88,10 @@ void add_bench_command(CLI::App& app) {
                 "(default --seconds 0.05)");
   auto* seconds = cmd->add_option("--seconds", opts->seconds, "time per variant (default 1)")->check(CLI::Range(0.01, 3600.0));
   cmd->add_option("-j,--jobs", opts->jobs, "threads, each with its own inputs (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--kernel", opts->kernels,
+                  "measure the PTX interpreter instead: warp-instructions per second of running this kernel to its "
+                  "end, from STATE.yaml as `run --init` has it (PTX or PTX=STATE.yaml, repeatable; the runs alone are "
+                  "timed, not parsing or set-up)");
   cmd->add_option("--arch", opts->arch, "architecture whose rounding model runs (default sm_90a)");
   opts->json.add(*cmd, "the figures");
   cmd->callback([opts, seconds] {
@@ -67,6 +99,12 @@ void add_bench_command(CLI::App& app) {
     if (!(opts->seconds >= 0.01 && opts->seconds <= 3600.0))
       throw Error(fmt::format("--seconds: {} is not in [0.01, 3600]", opts->seconds));
     if (opts->all && !opts->variants.empty()) throw Error("--all measures every variant: give no VARIANT with it");
+    if (!opts->kernels.empty()) {
+      if (opts->all || !opts->variants.empty())
+        throw Error("--kernel measures the interpreter: give no VARIANT or --all with it");
+      bench_kernels(opts->kernels, opts->arch, opts->seconds, opts->json);
+      return;
+    }
     std::vector<Entry> entries;
     if (opts->all) {
       entries = every_variant(opts->arch);
