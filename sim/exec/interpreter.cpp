@@ -12,6 +12,7 @@
 #include "isa/ptx_opcodes.hpp"
 #include "sim/error.hpp"
 #include "sim/exec/ptx_semantics.hpp"
+#include "sim/exec/warp_alu.hpp"
 #include "sim/exec/wgmma.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/model/model.hpp"
@@ -249,6 +250,7 @@ ptx::PtxError located(const ptx::Program& p, const Instruction& ins, const std::
 
 struct Machine::Prepared {
   std::vector<exec::SemanticFn> fns;
+  std::vector<exec::WarpAlu> alu;  // the ALU forms that run a warp in one loop (fn null: the others)
   std::vector<ptx::Flow> flows;
   std::vector<ptx::Collective> collective;  // what a warp waits for there (Decoded::collective)
   std::vector<std::vector<int>> regs_used;  // every register an instruction names (wgmma hazards)
@@ -468,6 +470,7 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
     if (!fn && spec.flow == ptx::Flow::normal)
       throw located(prog_, ins, fmt::format("'{}' is decoded but the interpreter cannot execute it", ins.text));
     prep->fns.push_back(fn);
+    prep->alu.push_back(spec.flow == ptx::Flow::normal ? exec::prepare_warp_alu(ins, widths_) : exec::WarpAlu{});
     std::unique_ptr<MmaExecutor> mx;
     if (ins.d.mma) {
       const MatrixVariant& v = *ins.d.mma->variant;
@@ -1100,7 +1103,7 @@ void Machine::execute(int w) {
   WarpRun& ws = runs_[static_cast<std::size_t>(cur_cta_)].warps[static_cast<std::size_t>(w)];
   const Prepared& prep = *prep_;
   const int base = w * kLanes;
-  const RegisterFile& regs = ctas_[static_cast<std::size_t>(cur_cta_)].regs;
+  RegisterFile& regs = ctas_[static_cast<std::size_t>(cur_cta_)].regs;
   const std::size_t step_base = static_cast<std::size_t>(cur_cta_) * static_cast<std::size_t>(threads());
   auto& stack = ws.stack;
   {
@@ -1113,23 +1116,35 @@ void Machine::execute(int w) {
       ws.waiting = -1;
       ws.released = false;
     }
-    // Steps.
+    // Steps: every lane of the path at once. Once the warp's bound reaches the limit, the lanes
+    // are checked: the first lane over it is reported, with the steps of the lanes after it not
+    // counted, as a lane-by-lane count stops there.
     ++sum_.warp_instructions;
-    for (int lane = 0; lane < kLanes; ++lane)
-      if ((path >> lane) & 1U)
-        if (++sum_.steps[step_base + static_cast<std::size_t>(base + lane)] > opts_.max_steps)
-          throw located(prog_, ins,
-                        fmt::format("step limit: {}lane {} has executed {} instructions without finishing (an endless "
-                                    "loop?); the limit is --max-steps",
-                                    warps_ > 1 || grid_.shape.ctas() > 1 ? warp_name(cur_cta_, w) + " " : "", lane,
-                                    opts_.max_steps));
-    // Guard.
+    {
+      std::uint64_t* steps = sum_.steps.data() + step_base + static_cast<std::size_t>(base);
+      exec::WarpAlu::Lanes on;
+      exec::lane_masks(path, on);
+      for (int lane = 0; lane < kLanes; ++lane) steps[lane] += on[static_cast<std::size_t>(lane)] & 1U;
+      if (++ws.most_steps > opts_.max_steps) {
+        ws.most_steps = *std::max_element(steps, steps + kLanes);
+        for (int lane = 0; lane < kLanes; ++lane)
+          if (((path >> lane) & 1U) && steps[lane] > opts_.max_steps) {
+            for (int later = lane + 1; later < kLanes; ++later) steps[later] -= on[static_cast<std::size_t>(later)] & 1U;
+            throw located(prog_, ins,
+                          fmt::format("step limit: {}lane {} has executed {} instructions without finishing (an "
+                                      "endless loop?); the limit is --max-steps",
+                                      warps_ > 1 || grid_.shape.ctas() > 1 ? warp_name(cur_cta_, w) + " " : "", lane,
+                                      opts_.max_steps));
+          }
+      }
+    }
+    // Guard: the lanes of the path whose predicate (or its negation) is set.
     std::uint32_t lanes = path;
     if (ins.guard >= 0) {
-      lanes = 0;
-      for (int lane = 0; lane < kLanes; ++lane)
-        if ((path >> lane) & 1U)
-          if ((regs.get(base + lane, ins.guard) != 0) != ins.guard_negated) lanes |= 1U << lane;
+      const std::uint64_t* g = regs.words(ins.guard) + base;
+      std::uint32_t set = 0;
+      for (int lane = 0; lane < kLanes; ++lane) set |= (g[lane] != 0 ? 1U : 0U) << lane;
+      lanes = path & (ins.guard_negated ? ~set : set);
     }
     if (opts_.trace) {
       const Dim3& id = ctas_[static_cast<std::size_t>(cur_cta_)].id;
@@ -1184,6 +1199,11 @@ void Machine::execute(int w) {
       const bool in_function = ins.opcode == "ret" && !ws.frames.empty();
       if (!in_function) ws.exited |= lanes;
       for (std::size_t k = in_function ? ws.frames.back().base : 0; k < stack.size(); ++k) stack[k].mask &= ~lanes;
+      stack.back().pc = pc + 1;
+      return;
+    }
+    if (const exec::WarpAlu& alu = prep.alu[static_cast<std::size_t>(pc)]; alu.fn) {
+      if (lanes != 0) alu.fn(alu, regs, base, lanes);
       stack.back().pc = pc + 1;
       return;
     }

@@ -261,6 +261,9 @@ class Machine {
     int resume_pc = -1;  // where it was parked when the parked warps were last resumed
     std::uint64_t park_addr = 0, park_completions = 0;
     WgmmaAsync async;
+    // No lane of the warp has executed more instructions than this: the step limit is checked
+    // lane by lane only once it reaches the limit.
+    std::uint64_t most_steps = 0;
   };
   // A CTA's scheduler state: its warps' control state, its cp.async in flight, its mbarrier
   // activity; `arrived`: per thread, 1 + the cluster barrier phase it arrived in (0: none).

@@ -18,6 +18,11 @@ class RegisterFile {
   [[nodiscard]] int threads() const { return threads_; }
   [[nodiscard]] int bits(int r) const { return widths_[static_cast<std::size_t>(r)]; }
   [[nodiscard]] std::uint64_t get(int thread, int r) const { return words_[index(thread, r)]; }
+  // Register r's words of every thread in thread order: a warp's 32 lanes are adjacent, for the
+  // loops that run a whole warp at once (sim/exec/warp_alu.hpp). Words written through here must
+  // stay within the register's width.
+  [[nodiscard]] std::uint64_t* words(int r) { return words_.data() + index(0, r); }
+  [[nodiscard]] const std::uint64_t* words(int r) const { return words_.data() + index(0, r); }
   void set(int thread, int r, std::uint64_t v) {
     const int w = bits(r);
     words_[index(thread, r)] = w >= 64 ? v : v & ((1ULL << w) - 1);
