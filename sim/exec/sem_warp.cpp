@@ -26,15 +26,22 @@ void whole_warp(const Instruction& ins, std::uint32_t lanes) {
 }
 
 // Lane-major 32-bit words of the registers `regs` (64-bit ones low word first), as MmaExecutor
-// takes them, into `out`. The decoder has checked their number and widths.
+// takes them, into `out`: each register's 32 adjacent words of the warp read at once. The decoder
+// has checked their number and widths.
 void gather_words(const Exec& x, std::span<const Operand> regs, std::vector<std::uint32_t>& out) {
-  out.clear();
-  for (int lane = 0; lane < 32; ++lane)
-    for (const Operand& e : regs) {
-      const std::uint64_t v = x.cta.regs.get(x.base + lane, e.reg);
-      out.push_back(static_cast<std::uint32_t>(v));
-      if (x.m.reg_bits(e.reg) == 64) out.push_back(static_cast<std::uint32_t>(v >> 32));
+  std::size_t per_lane = 0;
+  for (const Operand& e : regs) per_lane += x.m.reg_bits(e.reg) == 64 ? 2 : 1;
+  out.resize(32 * per_lane);
+  std::size_t at = 0;
+  for (const Operand& e : regs) {
+    const std::uint64_t* w = x.cta.regs.words(e.reg) + x.base;
+    const bool wide = x.m.reg_bits(e.reg) == 64;
+    for (std::size_t lane = 0; lane < 32; ++lane) {
+      out[lane * per_lane + at] = static_cast<std::uint32_t>(w[lane]);
+      if (wide) out[lane * per_lane + at + 1] = static_cast<std::uint32_t>(w[lane] >> 32);
     }
+    at += wide ? 2 : 1;
+  }
 }
 
 void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
@@ -64,14 +71,17 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
          static_cast<int>(ins.ops[at + 3].elems[0].value), static_cast<int>(ins.ops[at + 3].elems[1].value)};
   }
   x.mma->run({a, per_lane(a)}, {b, per_lane(b)}, {c, per_lane(c)}, d, e, s);
+  // D back, register by register (a 32-bit register keeps the low 32 bits of its word).
   const std::size_t dw = d.size() / 32;
-  for (int lane = 0; lane < 32; ++lane) {
-    const std::uint32_t* w = d.data() + static_cast<std::size_t>(lane) * dw;
-    for (const Operand& r : ins.ops[0].elems) {
-      const bool wide = x.m.reg_bits(r.reg) == 64;
-      x.cta.regs.set(x.base + lane, r.reg, wide ? w[0] | (static_cast<std::uint64_t>(w[1]) << 32) : w[0]);
-      w += wide ? 2 : 1;
+  std::size_t first = 0;  // the register's first word in a lane's
+  for (const Operand& r : ins.ops[0].elems) {
+    std::uint64_t* w = x.cta.regs.words(r.reg) + x.base;
+    const int bits = x.m.reg_bits(r.reg);
+    for (std::size_t lane = 0; lane < 32; ++lane) {
+      const std::uint32_t* l = d.data() + lane * dw + first;
+      w[lane] = bits == 64 ? l[0] | (static_cast<std::uint64_t>(l[1]) << 32) : l[0] & ((1ULL << bits) - 1);
     }
+    first += bits == 64 ? 2 : 1;
   }
 }
 

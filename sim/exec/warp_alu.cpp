@@ -93,6 +93,22 @@ struct MinMax {
     return Min == less ? a : b;
   }
 };
+// mov's pack of two elements {a, b} (width: an element's bits), a in the low bits.
+struct Pack {
+  static u64 apply(const WarpAlu& p, u64 a, u64 b, u64) { return (a & p.type_mask) | ((b & p.type_mask) << p.width); }
+};
+// mov's unpack into two elements {d, d2}, d from the low bits.
+void unpack(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
+  Lanes a, lo, hi;
+  p.fetch(0, regs, base, a);
+  for (int l = 0; l < kLanes; ++l) {
+    const auto i = static_cast<std::size_t>(l);
+    lo[i] = a[i];
+    hi[i] = a[i] >> p.width;
+  }
+  blend(regs.words(p.dst) + base, lo, p.keep, lanes);
+  blend(regs.words(p.dst2) + base, hi, p.keep2, lanes);
+}
 // selp: a where the predicate c (negated for !%p) is set, else b.
 struct Selp {
   static u64 apply(const WarpAlu& p, u64 a, u64 b, u64 c) { return (c != 0) != p.negate_c ? a : b; }
@@ -215,17 +231,46 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
   if (p.width < 1 || p.width > 64) return p;
   p.type_mask = mask_of(p.width);
   // Destinations: one register, or setp's pair.
+  const auto pair = [](const Operand& v) {
+    return v.kind == Operand::Kind::vec && v.elems.size() == 2 && v.elems[0].kind == Operand::Kind::reg &&
+           v.elems[1].kind == Operand::Kind::reg;
+  };
   const Operand& dop = ins.ops[0];
   if (dop.kind == Operand::Kind::reg) {
     p.dst = dop.reg;
-  } else if (op == "setp" && dop.kind == Operand::Kind::vec && dop.elems.size() == 2 &&
-             dop.elems[0].kind == Operand::Kind::reg && dop.elems[1].kind == Operand::Kind::reg) {
+  } else if ((op == "setp" || op == "mov") && pair(dop)) {
     p.dst = dop.elems[0].reg;
     p.dst2 = dop.elems[1].reg;
   } else {
     return p;
   }
   const u64 dst_mask = mask_of(widths[static_cast<std::size_t>(p.dst)]);
+  if (op == "mov" && n == 2 && (p.width == 32 || p.width == 64)) {  // a pack or unpack of two halves
+    const int half = p.width / 2;
+    if (p.dst2 >= 0 && plain_source(ins.ops[1])) {
+      p.src[0] = ins.ops[1].kind == Operand::Kind::reg ? ins.ops[1].reg : -1;
+      p.imm[0] = ins.ops[1].value;
+      p.width = half;
+      p.keep = mask_of(half) & dst_mask;
+      p.keep2 = mask_of(half) & mask_of(widths[static_cast<std::size_t>(p.dst2)]);
+      p.fn = unpack;
+      return p;
+    }
+    if (p.dst2 < 0 && ins.ops[1].kind == Operand::Kind::vec && ins.ops[1].elems.size() == 2 &&
+        plain_source(ins.ops[1].elems[0]) && plain_source(ins.ops[1].elems[1])) {
+      for (std::size_t k = 0; k < 2; ++k) {
+        const Operand& e = ins.ops[1].elems[k];
+        p.src[k] = e.kind == Operand::Kind::reg ? e.reg : -1;
+        p.imm[k] = e.value;
+      }
+      p.width = half;
+      p.type_mask = mask_of(half);
+      p.keep = dst_mask;  // the packed word as it is
+      p.fn = lanes_of_op<Pack, 2>;
+      return p;
+    }
+  }
+  if (p.dst2 >= 0 && op != "setp") return p;
   // Sources: registers and immediates (a predicate c of setp/selp may be negated).
   const bool pred_c = op == "setp" || op == "selp";
   for (std::size_t k = 1; k < n && k <= 3; ++k) {

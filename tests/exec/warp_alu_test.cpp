@@ -87,7 +87,8 @@ TEST(WarpAlu, IntegerFormsAsLaneByLane) {
         "and.b32 %r0, %r1, %r2;", "or.b64 %rd0, %rd1, %rd2;", "xor.b32 %r0, %r1, 0x5555;", "not.b32 %r0, %r1;",
         "and.pred %p0, %p1, %p2;", "or.pred %p0, %p1, %p2;", "xor.pred %p0, %p1, %p0;", "not.pred %p0, %p1;",
         "mov.u32 %r0, %r1;", "mov.b64 %rd0, 0x123456789;", "mov.f32 %f0, 0f3F800000;", "mov.pred %p0, %p1;",
-        "mov.u32 %r0, %r0;", "selp.b32 %r0, %r1, %r2, %p0;", "selp.u64 %rd0, %rd1, 7, %p1;",
+        "mov.u32 %r0, %r0;", "mov.b32 {%h0, %h1}, %r1;", "mov.b32 %r0, {%h1, %h2};", "mov.b64 {%r0, %r1}, %rd1;",
+        "mov.b64 %rd0, {%r1, %r2};", "mov.b32 {%h0, %h0}, %r1;", "mov.b32 %r0, {%h1, 0x3c00};", "selp.b32 %r0, %r1, %r2, %p0;", "selp.u64 %rd0, %rd1, 7, %p1;",
         "selp.f32 %f0, %f1, %f2, !%p1;", "setp.lt.s32 %p0, %r1, %r2;", "setp.ge.u32 %p0, %r1, 100;",
         "setp.eq.b32 %p0, %r1, %r2;", "setp.ne.u64 %p0, %rd1, %rd2;", "setp.hi.u32 %p0, %r1, %r2;",
         "setp.ls.u32 %p0, %r1, %r2;", "setp.gt.s64 %p0|%p1, %rd1, %rd2;", "setp.le.s32.and %p0, %r1, %r2, %p3;",
@@ -107,8 +108,7 @@ TEST(WarpAlu, F32FormsAsLaneByLane) {
 TEST(WarpAlu, OtherFormsAreNotPrepared) {
   for (const char* line : {"mov.u32 %r0, %tid.x;", "add.sat.s32 %r0, %r1, %r2;", "add.ftz.f32 %f0, %f1, %f2;",
                            "add.rz.f32 %f0, %f1, %f2;", "mul.hi.u32 %r0, %r1, %r2;", "fma.rn.sat.f32 %f0, %f1, %f2, %f3;",
-                           "min.f32 %f0, %f1, %f2;", "setp.lt.f32 %p0, %f1, %f2;", "mov.b32 %r0, {%h0, %h1};",
-                           "max.relu.s32 %r0, %r1, %r2;"}) {
+                           "min.f32 %f0, %f1, %f2;", "setp.lt.f32 %p0, %f1, %f2;", "max.relu.s32 %r0, %r1, %r2;"}) {
     const ptx::Program prog = ptx::parse_ptx(std::string(".reg .pred %p<4>;\n.reg .b16 %h<4>;\n.reg .b32 %r<4>;\n"
                                                          ".reg .f32 %f<4>;\n") + line + "\n",
                                              "warp_alu.ptx");
