@@ -93,6 +93,17 @@ struct MinMax {
     return Min == less ? a : b;
   }
 };
+// cvt between integer types (no .sat): the source (width bits) extended by its signedness, then
+// the destination's low width2 bits extended by the destination's (sem_convert.cpp's scalar, then
+// write_ext).
+template <bool SrcSigned, bool DstSigned>
+struct CvtInt {
+  static u64 apply(const WarpAlu& p, u64 a, u64, u64) {
+    const u64 v = SrcSigned ? static_cast<u64>(sext(p, a)) : a & p.type_mask;
+    const int s = 64 - p.width2;
+    return DstSigned ? static_cast<u64>(static_cast<i64>(v << s) >> s) : (v << s) >> s;
+  }
+};
 // mov's pack of two elements {a, b} (width: an element's bits), a in the low bits.
 struct Pack {
   static u64 apply(const WarpAlu& p, u64 a, u64 b, u64) { return (a & p.type_mask) | ((b & p.type_mask) << p.width); }
@@ -138,19 +149,48 @@ void fma_f32(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes
   blend(regs.words(p.dst) + base, r, p.keep, lanes);
 }
 
-// setp on an integer type: the comparison, combined with the predicate c by `Bool` (none: c is
-// not read); the second destination, if any, gets the combination of its negation.
+// setp's comparisons. On an integer type: of the values of a and b (signed or not) in the type's
+// width.
 template <CmpOp Op, bool Signed>
-inline bool compare(const WarpAlu& p, u64 a, u64 b) {
-  const u64 ua = a & p.type_mask, ub = b & p.type_mask;
-  const i64 sa = sext(p, a), sb = sext(p, b);
-  if constexpr (Op == CmpOp::eq) return ua == ub;
-  if constexpr (Op == CmpOp::ne) return ua != ub;
-  if constexpr (Op == CmpOp::lt) return Signed ? sa < sb : ua < ub;
-  if constexpr (Op == CmpOp::le) return Signed ? sa <= sb : ua <= ub;
-  if constexpr (Op == CmpOp::gt) return Signed ? sa > sb : ua > ub;
-  return Signed ? sa >= sb : ua >= ub;  // ge
-}
+struct IntCompare {
+  static bool test(const WarpAlu& p, u64 a, u64 b) {
+    const u64 ua = a & p.type_mask, ub = b & p.type_mask;
+    const i64 sa = sext(p, a), sb = sext(p, b);
+    if constexpr (Op == CmpOp::eq) return ua == ub;
+    if constexpr (Op == CmpOp::ne) return ua != ub;
+    if constexpr (Op == CmpOp::lt) return Signed ? sa < sb : ua < ub;
+    if constexpr (Op == CmpOp::le) return Signed ? sa <= sb : ua <= ub;
+    if constexpr (Op == CmpOp::gt) return Signed ? sa > sb : ua > ub;
+    return Signed ? sa >= sb : ua >= ub;  // ge
+  }
+};
+// On f32 (no .ftz): the host's ordered comparisons, which are false with a NaN operand and treat
+// -0 as +0, as sem_float.cpp's float_compare; the unordered ones (equ ... geu) also true with a
+// NaN, num and nan whether neither or either is one.
+template <CmpOp Op>
+struct F32Compare {
+  static bool test(const WarpAlu&, u64 a, u64 b) {
+    const float x = f32(a), y = f32(b);
+    const bool unordered = x != x || y != y;
+    if constexpr (Op == CmpOp::eq) return x == y;
+    if constexpr (Op == CmpOp::ne) return !unordered && x != y;
+    if constexpr (Op == CmpOp::lt) return x < y;
+    if constexpr (Op == CmpOp::le) return x <= y;
+    if constexpr (Op == CmpOp::gt) return x > y;
+    if constexpr (Op == CmpOp::ge) return x >= y;
+    if constexpr (Op == CmpOp::equ) return unordered || x == y;
+    if constexpr (Op == CmpOp::neu) return x != y;
+    if constexpr (Op == CmpOp::ltu) return unordered || x < y;
+    if constexpr (Op == CmpOp::leu) return unordered || x <= y;
+    if constexpr (Op == CmpOp::gtu) return unordered || x > y;
+    if constexpr (Op == CmpOp::geu) return unordered || x >= y;
+    if constexpr (Op == CmpOp::num) return !unordered;
+    return unordered;  // nan
+  }
+};
+
+// setp: the comparison, combined with the predicate c by `Bool` (none: c is not read); the
+// second destination, if any, gets the combination of its negation.
 template <ptx::BoolOp Bool>
 inline u64 combine(bool t, bool c) {
   if constexpr (Bool == ptx::BoolOp::and_) return t && c;
@@ -158,7 +198,7 @@ inline u64 combine(bool t, bool c) {
   if constexpr (Bool == ptx::BoolOp::xor_) return t != c;
   return t;
 }
-template <CmpOp Op, bool Signed, ptx::BoolOp Bool>
+template <class Compare, ptx::BoolOp Bool>
 void setp(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
   Lanes a, b, c, t, f;
   p.fetch(0, regs, base, a);
@@ -166,7 +206,7 @@ void setp(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
   if constexpr (Bool != ptx::BoolOp::none) p.fetch(2, regs, base, c);
   for (int l = 0; l < kLanes; ++l) {
     const auto i = static_cast<std::size_t>(l);
-    const bool x = compare<Op, Signed>(p, a[i], b[i]);
+    const bool x = Compare::test(p, a[i], b[i]);
     const bool cin = Bool != ptx::BoolOp::none && (c[i] != 0) != p.negate_c;
     t[i] = combine<Bool>(x, cin);
     f[i] = combine<Bool>(!x, cin);
@@ -175,30 +215,49 @@ void setp(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
   if (p.dst2 >= 0) blend(regs.words(p.dst2) + base, f, 1, lanes);
 }
 
-template <CmpOp Op, bool Signed>
+template <class Compare>
 WarpAlu::Fn setp_for(ptx::BoolOp b) {
   switch (b) {
-    case ptx::BoolOp::none: return setp<Op, Signed, ptx::BoolOp::none>;
-    case ptx::BoolOp::and_: return setp<Op, Signed, ptx::BoolOp::and_>;
-    case ptx::BoolOp::or_: return setp<Op, Signed, ptx::BoolOp::or_>;
-    case ptx::BoolOp::xor_: return setp<Op, Signed, ptx::BoolOp::xor_>;
+    case ptx::BoolOp::none: return setp<Compare, ptx::BoolOp::none>;
+    case ptx::BoolOp::and_: return setp<Compare, ptx::BoolOp::and_>;
+    case ptx::BoolOp::or_: return setp<Compare, ptx::BoolOp::or_>;
+    case ptx::BoolOp::xor_: return setp<Compare, ptx::BoolOp::xor_>;
   }
   return nullptr;
 }
 template <bool Signed>
-WarpAlu::Fn setp_for(CmpOp op, ptx::BoolOp b) {
+WarpAlu::Fn int_setp(CmpOp op, ptx::BoolOp b) {
   switch (op) {
-    case CmpOp::eq: return setp_for<CmpOp::eq, false>(b);
-    case CmpOp::ne: return setp_for<CmpOp::ne, false>(b);
-    case CmpOp::lt: return setp_for<CmpOp::lt, Signed>(b);
-    case CmpOp::le: return setp_for<CmpOp::le, Signed>(b);
-    case CmpOp::gt: return setp_for<CmpOp::gt, Signed>(b);
-    case CmpOp::ge: return setp_for<CmpOp::ge, Signed>(b);
-    case CmpOp::lo: return setp_for<CmpOp::lt, false>(b);
-    case CmpOp::ls: return setp_for<CmpOp::le, false>(b);
-    case CmpOp::hi: return setp_for<CmpOp::gt, false>(b);
-    case CmpOp::hs: return setp_for<CmpOp::ge, false>(b);
+    case CmpOp::eq: return setp_for<IntCompare<CmpOp::eq, false>>(b);
+    case CmpOp::ne: return setp_for<IntCompare<CmpOp::ne, false>>(b);
+    case CmpOp::lt: return setp_for<IntCompare<CmpOp::lt, Signed>>(b);
+    case CmpOp::le: return setp_for<IntCompare<CmpOp::le, Signed>>(b);
+    case CmpOp::gt: return setp_for<IntCompare<CmpOp::gt, Signed>>(b);
+    case CmpOp::ge: return setp_for<IntCompare<CmpOp::ge, Signed>>(b);
+    case CmpOp::lo: return setp_for<IntCompare<CmpOp::lt, false>>(b);
+    case CmpOp::ls: return setp_for<IntCompare<CmpOp::le, false>>(b);
+    case CmpOp::hi: return setp_for<IntCompare<CmpOp::gt, false>>(b);
+    case CmpOp::hs: return setp_for<IntCompare<CmpOp::ge, false>>(b);
     default: return nullptr;  // the unordered comparisons are for floating-point types
+  }
+}
+WarpAlu::Fn f32_setp(CmpOp op, ptx::BoolOp b) {
+  switch (op) {
+    case CmpOp::eq: return setp_for<F32Compare<CmpOp::eq>>(b);
+    case CmpOp::ne: return setp_for<F32Compare<CmpOp::ne>>(b);
+    case CmpOp::lt: return setp_for<F32Compare<CmpOp::lt>>(b);
+    case CmpOp::le: return setp_for<F32Compare<CmpOp::le>>(b);
+    case CmpOp::gt: return setp_for<F32Compare<CmpOp::gt>>(b);
+    case CmpOp::ge: return setp_for<F32Compare<CmpOp::ge>>(b);
+    case CmpOp::equ: return setp_for<F32Compare<CmpOp::equ>>(b);
+    case CmpOp::neu: return setp_for<F32Compare<CmpOp::neu>>(b);
+    case CmpOp::ltu: return setp_for<F32Compare<CmpOp::ltu>>(b);
+    case CmpOp::leu: return setp_for<F32Compare<CmpOp::leu>>(b);
+    case CmpOp::gtu: return setp_for<F32Compare<CmpOp::gtu>>(b);
+    case CmpOp::geu: return setp_for<F32Compare<CmpOp::geu>>(b);
+    case CmpOp::num: return setp_for<F32Compare<CmpOp::num>>(b);
+    case CmpOp::nan: return setp_for<F32Compare<CmpOp::nan>>(b);
+    default: return nullptr;  // lo ls hi hs are for integer types
   }
 }
 
@@ -312,6 +371,17 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
     else if (op == "xor") fn = lanes_of_op<Xor, 2>;
     else if (op == "not") fn = lanes_of_op<Not, 1>;
   }
+  const TypeClass tc2 = ptx::type_class(d.type2);
+  if (op == "cvt" && sources == 1 && d.mode == 0 && integer && !d.sat &&
+      (tc2 == TypeClass::signed_int || tc2 == TypeClass::unsigned_int || tc2 == TypeClass::bits)) {
+    p.width2 = p.width;  // the destination type's
+    p.width = ptx::bits(d.type2);
+    p.type_mask = mask_of(p.width);
+    p.keep = dst_mask;   // already the destination type's bits, extended to the register
+    const bool src_signed = tc2 == TypeClass::signed_int;
+    fn = src_signed ? (is_signed ? lanes_of_op<CvtInt<true, true>, 1> : lanes_of_op<CvtInt<true, false>, 1>)
+                    : (is_signed ? lanes_of_op<CvtInt<false, true>, 1> : lanes_of_op<CvtInt<false, false>, 1>);
+  }
   if (op == "selp" && sources == 3) {
     p.keep = dst_mask;  // selp writes a or b as they are
     fn = lanes_of_op<Selp, 3>;
@@ -319,17 +389,20 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
   if (op == "setp" && integer && ptx::lanes_of(t) == 1) {
     const auto bop = static_cast<ptx::BoolOp>(d.mode2);
     if (sources == (bop == ptx::BoolOp::none ? 2U : 3U))
-      fn = is_signed ? setp_for<true>(static_cast<CmpOp>(d.mode), bop) : setp_for<false>(static_cast<CmpOp>(d.mode), bop);
+      fn = is_signed ? int_setp<true>(static_cast<CmpOp>(d.mode), bop) : int_setp<false>(static_cast<CmpOp>(d.mode), bop);
   }
   if (t == PtxType::f32 && plain && d.rnd.value_or(Rounding::rn) == Rounding::rn && !d.int_rnd) {
     bool regs32 = true;  // binary32 operands in 32-bit registers or immediates
-    for (std::size_t k = 0; k < n; ++k)
+    const std::size_t last = op == "setp" ? 2 : n - 1;  // setp's c is a predicate
+    for (std::size_t k = op == "setp" ? 1 : 0; k <= last; ++k)
       if (ins.ops[k].kind == Operand::Kind::reg && widths[static_cast<std::size_t>(ins.ops[k].reg)] != 32) regs32 = false;
     if (regs32) {
       if (op == "add" && sources == 2) fn = lanes_of_op<AddF32, 2>;
       else if (op == "sub" && sources == 2) fn = lanes_of_op<SubF32, 2>;
       else if (op == "mul" && sources == 2) fn = lanes_of_op<MulF32, 2>;
       else if ((op == "fma" || op == "mad") && sources == 3 && d.rnd) fn = fma_f32;
+      else if (op == "setp" && sources == (d.mode2 == 0 ? 2U : 3U) && !d.rnd)
+        fn = f32_setp(static_cast<CmpOp>(d.mode), static_cast<ptx::BoolOp>(d.mode2));
     }
   }
   p.fn = fn;

@@ -1,5 +1,5 @@
 // Prepared ALU instructions: integer arithmetic and logic, shifts, mov (and its pack and unpack
-// of two halves), setp and selp on integer types, and the f32 add, sub, mul and fma in .rn, whose operands are registers and immediates.
+// of two halves), setp and selp on integer types, cvt between integer types, and the f32 add, sub, mul and fma in .rn, whose operands are registers and immediates.
 // Each is prepared once, before the run: its registers resolved to numbers, its immediates
 // spread over the 32 lanes, its semantics chosen as one function per operation and type. That
 // function runs the 32 lanes of a warp in one loop the compiler vectorises, over the register
@@ -33,7 +33,8 @@ struct WarpAlu {
   std::uint64_t type_mask = 0; // the low `width` bits
   std::uint64_t keep = 0;      // the bits of a result that are written (the type's and the register's width)
   std::uint64_t keep2 = 0;     // the same for dst2
-  int width = 0;               // bits of the instruction's type
+  int width = 0;               // bits of the instruction's type (cvt: of the source type)
+  int width2 = 0;              // cvt: bits of the destination type
   bool negate_c = false;       // setp's and selp's predicate c is !%p
 
   // The register words of source k in each lane, the immediate in every lane.

@@ -51,6 +51,7 @@ void compare(const std::string& line) {
   ASSERT_NE(alu.fn, nullptr) << "not a prepared form";
   std::vector<exec::SemanticSpec> table;
   exec::register_integer(table);
+  exec::register_convert(table);
   exec::SemanticFn fn = nullptr;
   for (const auto& s : table)
     if (s.opcode == ptx::opcode_table()[static_cast<std::size_t>(ins.family)].opcode) fn = s.fn;
@@ -93,14 +94,22 @@ TEST(WarpAlu, IntegerFormsAsLaneByLane) {
         "setp.eq.b32 %p0, %r1, %r2;", "setp.ne.u64 %p0, %rd1, %rd2;", "setp.hi.u32 %p0, %r1, %r2;",
         "setp.ls.u32 %p0, %r1, %r2;", "setp.gt.s64 %p0|%p1, %rd1, %rd2;", "setp.le.s32.and %p0, %r1, %r2, %p3;",
         "setp.lo.u32.or %p0|%p1, %r1, %r2, !%p3;", "setp.hs.u32.xor %p0, %r1, %r2, %p0;",
-        "setp.lt.s16 %p0, %h1, %h2;"})
+        "setp.lt.s16 %p0, %h1, %h2;", "cvt.u64.u32 %rd0, %r1;", "cvt.s64.s32 %rd0, %r1;", "cvt.u32.u64 %r0, %rd1;",
+        "cvt.s32.s64 %r0, %rd1;", "cvt.s32.s16 %r0, %h1;", "cvt.u16.u32 %h0, %r1;", "cvt.s16.u32 %h0, %r1;",
+        "cvt.u32.s16 %r0, %h1;", "cvt.s64.s16 %rd0, %h1;", "cvt.u32.u32 %r0, %r1;"})
     compare(line);
 }
 
 TEST(WarpAlu, F32FormsAsLaneByLane) {
   for (const char* line : {"add.rn.f32 %f0, %f1, %f2;", "add.f32 %f0, %f1, 0f3F800000;", "sub.rn.f32 %f0, %f1, %f2;",
                            "mul.rn.f32 %f0, %f1, %f2;", "mul.f32 %f0, %f1, %f1;", "fma.rn.f32 %f0, %f1, %f2, %f3;",
-                           "fma.rn.f32 %f0, %f0, %f0, %f0;", "mad.rn.f32 %f0, %f1, %f2, %f3;"})
+                           "fma.rn.f32 %f0, %f0, %f0, %f0;", "mad.rn.f32 %f0, %f1, %f2, %f3;",
+                           "setp.lt.f32 %p0, %f1, %f2;", "setp.eq.f32 %p0|%p1, %f1, %f2;", "setp.ne.f32 %p0, %f1, %f2;",
+                           "setp.le.f32 %p0, %f1, 0f00000000;", "setp.gt.f32 %p0, %f1, %f2;", "setp.ge.f32 %p0, %f1, %f2;",
+                           "setp.equ.f32 %p0, %f1, %f2;", "setp.neu.f32 %p0, %f1, %f2;", "setp.ltu.f32 %p0, %f1, %f2;",
+                           "setp.leu.f32 %p0, %f1, %f2;", "setp.gtu.f32 %p0, %f1, %f2;", "setp.geu.f32 %p0, %f1, %f2;",
+                           "setp.num.f32 %p0, %f1, %f2;", "setp.nan.f32.and %p0, %f1, %f2, !%p2;",
+                           "setp.lt.f32.or %p0|%p1, %f1, %f2, %p2;"})
     compare(line);
 }
 
@@ -108,7 +117,8 @@ TEST(WarpAlu, F32FormsAsLaneByLane) {
 TEST(WarpAlu, OtherFormsAreNotPrepared) {
   for (const char* line : {"mov.u32 %r0, %tid.x;", "add.sat.s32 %r0, %r1, %r2;", "add.ftz.f32 %f0, %f1, %f2;",
                            "add.rz.f32 %f0, %f1, %f2;", "mul.hi.u32 %r0, %r1, %r2;", "fma.rn.sat.f32 %f0, %f1, %f2, %f3;",
-                           "min.f32 %f0, %f1, %f2;", "setp.lt.f32 %p0, %f1, %f2;", "max.relu.s32 %r0, %r1, %r2;"}) {
+                           "min.f32 %f0, %f1, %f2;", "setp.lt.ftz.f32 %p0, %f1, %f2;", "max.relu.s32 %r0, %r1, %r2;",
+                           "cvt.sat.s16.s32 %h0, %r1;", "cvt.rn.f32.s32 %f0, %r1;"}) {
     const ptx::Program prog = ptx::parse_ptx(std::string(".reg .pred %p<4>;\n.reg .b16 %h<4>;\n.reg .b32 %r<4>;\n"
                                                          ".reg .f32 %f<4>;\n") + line + "\n",
                                              "warp_alu.ptx");
