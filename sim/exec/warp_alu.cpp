@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "sim/model/simd.hpp"
 
@@ -16,7 +17,7 @@ using ptx::PtxType;
 using ptx::TypeClass;
 using u64 = std::uint64_t;
 using i64 = std::int64_t;
-constexpr int kLanes = WarpAlu::kLanes;
+constexpr std::size_t kLanes = WarpAlu::kLanes;
 
 u64 mask_of(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
 // v's low w bits, sign-extended (w = 64: v).
@@ -25,25 +26,22 @@ inline i64 sext(const WarpAlu& p, u64 v) {
   return static_cast<i64>(v << s) >> s;
 }
 
-// d = r where the lane executes, else d as it was; r masked to what the register keeps.
+// d = r where the lane executes, else d as it was; r masked to what the register keeps. (The
+// masks are copied first: read from the table, the compiler could not tell them from d.)
 [[gnu::always_inline]] inline void blend(u64* d, const Lanes& r, u64 keep, std::uint32_t lanes) {
   Lanes m;
   lane_masks(lanes, m);
-  for (int l = 0; l < kLanes; ++l) d[l] = ((r[static_cast<std::size_t>(l)] & keep) & m[static_cast<std::size_t>(l)]) |
-                                          (d[l] & ~m[static_cast<std::size_t>(l)]);
+  for (std::size_t i = 0; i < kLanes; ++i) d[i] = (r[i] & keep & m[i]) | (d[i] & ~m[i]);
 }
 
 // One operation on each lane's a, b and c: Op::apply(p, a, b, c) is the lane's result.
 template <class Op, int Sources>
 void lanes_of_op(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
-  Lanes a, b, c, r;
-  p.fetch(0, regs, base, a);
-  if constexpr (Sources > 1) p.fetch(1, regs, base, b);
-  if constexpr (Sources > 2) p.fetch(2, regs, base, c);
-  for (int l = 0; l < kLanes; ++l) {
-    const auto i = static_cast<std::size_t>(l);
-    r[i] = Op::apply(p, a[i], Sources > 1 ? b[i] : 0, Sources > 2 ? c[i] : 0);
-  }
+  const u64* a = p.source(0, regs, base);
+  const u64* b = Sources > 1 ? p.source(1, regs, base) : a;
+  const u64* c = Sources > 2 ? p.source(2, regs, base) : a;
+  Lanes r;  // all results first: a source may be the destination
+  for (std::size_t i = 0; i < kLanes; ++i) r[i] = Op::apply(p, a[i], Sources > 1 ? b[i] : 0, Sources > 2 ? c[i] : 0);
   blend(regs.words(p.dst) + base, r, p.keep, lanes);
 }
 
@@ -110,10 +108,9 @@ struct Pack {
 };
 // mov's unpack into two elements {d, d2}, d from the low bits.
 void unpack(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
-  Lanes a, lo, hi;
-  p.fetch(0, regs, base, a);
-  for (int l = 0; l < kLanes; ++l) {
-    const auto i = static_cast<std::size_t>(l);
+  const u64* a = p.source(0, regs, base);
+  Lanes lo, hi;
+  for (std::size_t i = 0; i < kLanes; ++i) {
     lo[i] = a[i];
     hi[i] = a[i] >> p.width;
   }
@@ -138,24 +135,24 @@ struct MulF32 { static u64 apply(const WarpAlu&, u64 a, u64 b, u64) { return bit
 // fma on the host's FMA unit where it has one (x86-64-v3), else the C library's exact fmaf.
 PTXMMA_FMA_MULTIVERSION
 void fma_f32(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
-  Lanes a, b, c, r;
-  p.fetch(0, regs, base, a);
-  p.fetch(1, regs, base, b);
-  p.fetch(2, regs, base, c);
-  for (int l = 0; l < kLanes; ++l) {
-    const auto i = static_cast<std::size_t>(l);
-    r[i] = bits_of(std::fma(f32(a[i]), f32(b[i]), f32(c[i])));
-  }
+  const u64 *a = p.source(0, regs, base), *b = p.source(1, regs, base), *c = p.source(2, regs, base);
+  Lanes r;
+  for (std::size_t i = 0; i < kLanes; ++i) r[i] = bits_of(std::fma(f32(a[i]), f32(b[i]), f32(c[i])));
   blend(regs.words(p.dst) + base, r, p.keep, lanes);
 }
 
 // setp's comparisons. On an integer type: of the values of a and b (signed or not) in the type's
 // width.
-template <CmpOp Op, bool Signed>
+// The width is a template argument: 16- and 32-bit comparisons vectorise on narrow integers.
+template <int W>
+using UnsignedOf = std::conditional_t<W == 16, std::uint16_t, std::conditional_t<W == 32, std::uint32_t, std::uint64_t>>;
+template <CmpOp Op, bool Signed, int W>
 struct IntCompare {
-  static bool test(const WarpAlu& p, u64 a, u64 b) {
-    const u64 ua = a & p.type_mask, ub = b & p.type_mask;
-    const i64 sa = sext(p, a), sb = sext(p, b);
+  static bool test(const WarpAlu&, u64 a, u64 b) {
+    using U = UnsignedOf<W>;
+    using S = std::make_signed_t<U>;
+    const U ua = static_cast<U>(a), ub = static_cast<U>(b);
+    const S sa = static_cast<S>(ua), sb = static_cast<S>(ub);
     if constexpr (Op == CmpOp::eq) return ua == ub;
     if constexpr (Op == CmpOp::ne) return ua != ub;
     if constexpr (Op == CmpOp::lt) return Signed ? sa < sb : ua < ub;
@@ -200,12 +197,10 @@ inline u64 combine(bool t, bool c) {
 }
 template <class Compare, ptx::BoolOp Bool>
 void setp(const WarpAlu& p, RegisterFile& regs, int base, std::uint32_t lanes) {
-  Lanes a, b, c, t, f;
-  p.fetch(0, regs, base, a);
-  p.fetch(1, regs, base, b);
-  if constexpr (Bool != ptx::BoolOp::none) p.fetch(2, regs, base, c);
-  for (int l = 0; l < kLanes; ++l) {
-    const auto i = static_cast<std::size_t>(l);
+  const u64 *a = p.source(0, regs, base), *b = p.source(1, regs, base);
+  const u64* c = Bool != ptx::BoolOp::none ? p.source(2, regs, base) : a;
+  Lanes t, f;
+  for (std::size_t i = 0; i < kLanes; ++i) {
     const bool x = Compare::test(p, a[i], b[i]);
     const bool cin = Bool != ptx::BoolOp::none && (c[i] != 0) != p.negate_c;
     t[i] = combine<Bool>(x, cin);
@@ -225,20 +220,29 @@ WarpAlu::Fn setp_for(ptx::BoolOp b) {
   }
   return nullptr;
 }
-template <bool Signed>
+template <bool Signed, int W>
 WarpAlu::Fn int_setp(CmpOp op, ptx::BoolOp b) {
   switch (op) {
-    case CmpOp::eq: return setp_for<IntCompare<CmpOp::eq, false>>(b);
-    case CmpOp::ne: return setp_for<IntCompare<CmpOp::ne, false>>(b);
-    case CmpOp::lt: return setp_for<IntCompare<CmpOp::lt, Signed>>(b);
-    case CmpOp::le: return setp_for<IntCompare<CmpOp::le, Signed>>(b);
-    case CmpOp::gt: return setp_for<IntCompare<CmpOp::gt, Signed>>(b);
-    case CmpOp::ge: return setp_for<IntCompare<CmpOp::ge, Signed>>(b);
-    case CmpOp::lo: return setp_for<IntCompare<CmpOp::lt, false>>(b);
-    case CmpOp::ls: return setp_for<IntCompare<CmpOp::le, false>>(b);
-    case CmpOp::hi: return setp_for<IntCompare<CmpOp::gt, false>>(b);
-    case CmpOp::hs: return setp_for<IntCompare<CmpOp::ge, false>>(b);
+    case CmpOp::eq: return setp_for<IntCompare<CmpOp::eq, false, W>>(b);
+    case CmpOp::ne: return setp_for<IntCompare<CmpOp::ne, false, W>>(b);
+    case CmpOp::lt: return setp_for<IntCompare<CmpOp::lt, Signed, W>>(b);
+    case CmpOp::le: return setp_for<IntCompare<CmpOp::le, Signed, W>>(b);
+    case CmpOp::gt: return setp_for<IntCompare<CmpOp::gt, Signed, W>>(b);
+    case CmpOp::ge: return setp_for<IntCompare<CmpOp::ge, Signed, W>>(b);
+    case CmpOp::lo: return setp_for<IntCompare<CmpOp::lt, false, W>>(b);
+    case CmpOp::ls: return setp_for<IntCompare<CmpOp::le, false, W>>(b);
+    case CmpOp::hi: return setp_for<IntCompare<CmpOp::gt, false, W>>(b);
+    case CmpOp::hs: return setp_for<IntCompare<CmpOp::ge, false, W>>(b);
     default: return nullptr;  // the unordered comparisons are for floating-point types
+  }
+}
+template <bool Signed>
+WarpAlu::Fn int_setp(int width, CmpOp op, ptx::BoolOp b) {
+  switch (width) {
+    case 16: return int_setp<Signed, 16>(op, b);
+    case 32: return int_setp<Signed, 32>(op, b);
+    case 64: return int_setp<Signed, 64>(op, b);
+    default: return nullptr;
   }
 }
 WarpAlu::Fn f32_setp(CmpOp op, ptx::BoolOp b) {
@@ -266,15 +270,6 @@ bool plain_source(const Operand& op) {
 }
 
 }  // namespace
-
-void WarpAlu::fetch(int k, const RegisterFile& regs, int base, Lanes& out) const {
-  const int r = src[static_cast<std::size_t>(k)];
-  if (r >= 0) {
-    std::memcpy(out.data(), regs.words(r) + base, sizeof(out));
-  } else {
-    out.fill(imm[static_cast<std::size_t>(k)]);
-  }
-}
 
 WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& widths) {
   WarpAlu p;
@@ -308,7 +303,7 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
     const int half = p.width / 2;
     if (p.dst2 >= 0 && plain_source(ins.ops[1])) {
       p.src[0] = ins.ops[1].kind == Operand::Kind::reg ? ins.ops[1].reg : -1;
-      p.imm[0] = ins.ops[1].value;
+      p.imm[0].fill(ins.ops[1].value);
       p.width = half;
       p.keep = mask_of(half) & dst_mask;
       p.keep2 = mask_of(half) & mask_of(widths[static_cast<std::size_t>(p.dst2)]);
@@ -320,7 +315,7 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
       for (std::size_t k = 0; k < 2; ++k) {
         const Operand& e = ins.ops[1].elems[k];
         p.src[k] = e.kind == Operand::Kind::reg ? e.reg : -1;
-        p.imm[k] = e.value;
+        p.imm[k].fill(e.value);
       }
       p.width = half;
       p.type_mask = mask_of(half);
@@ -337,7 +332,7 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
     const bool negatable = pred_c && k == 3;
     if (!plain_source(s) && !(negatable && s.kind == Operand::Kind::reg)) return p;
     p.src[k - 1] = s.kind == Operand::Kind::reg ? s.reg : -1;
-    p.imm[k - 1] = s.value;
+    p.imm[k - 1].fill(s.value);
     if (negatable) p.negate_c = s.negated;
   }
   const std::size_t sources = n - 1;
@@ -389,7 +384,8 @@ WarpAlu prepare_warp_alu(const ptx::Instruction& ins, const std::vector<int>& wi
   if (op == "setp" && integer && ptx::lanes_of(t) == 1) {
     const auto bop = static_cast<ptx::BoolOp>(d.mode2);
     if (sources == (bop == ptx::BoolOp::none ? 2U : 3U))
-      fn = is_signed ? int_setp<true>(static_cast<CmpOp>(d.mode), bop) : int_setp<false>(static_cast<CmpOp>(d.mode), bop);
+      fn = is_signed ? int_setp<true>(p.width, static_cast<CmpOp>(d.mode), bop)
+                     : int_setp<false>(p.width, static_cast<CmpOp>(d.mode), bop);
   }
   if (t == PtxType::f32 && plain && d.rnd.value_or(Rounding::rn) == Rounding::rn && !d.int_rnd) {
     bool regs32 = true;  // binary32 operands in 32-bit registers or immediates

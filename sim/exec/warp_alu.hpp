@@ -29,7 +29,7 @@ struct WarpAlu {
   Fn fn = nullptr;             // null: the instruction is not one of these forms
   int dst = -1, dst2 = -1;     // registers written; dst2: setp's second predicate (-1: none)
   std::array<int, 3> src{};    // registers read (a, b, c); -1: the immediate in imm
-  std::array<std::uint64_t, 3> imm{};
+  std::array<Lanes, 3> imm{};  // an immediate source in every lane
   std::uint64_t type_mask = 0; // the low `width` bits
   std::uint64_t keep = 0;      // the bits of a result that are written (the type's and the register's width)
   std::uint64_t keep2 = 0;     // the same for dst2
@@ -37,8 +37,11 @@ struct WarpAlu {
   int width2 = 0;              // cvt: bits of the destination type
   bool negate_c = false;       // setp's and selp's predicate c is !%p
 
-  // The register words of source k in each lane, the immediate in every lane.
-  void fetch(int k, const RegisterFile& regs, int base, Lanes& out) const;
+  // Source k's words of the 32 lanes: the register's, or the immediate's.
+  [[nodiscard]] const std::uint64_t* source(int k, const RegisterFile& regs, int base) const {
+    const int r = src[static_cast<std::size_t>(k)];
+    return r >= 0 ? regs.words(r) + base : imm[static_cast<std::size_t>(k)].data();
+  }
 };
 
 // The prepared form of `ins`, or one with fn null when it runs through the semantic functions.
