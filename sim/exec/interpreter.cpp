@@ -1123,8 +1123,13 @@ void Machine::execute(int w) {
     {
       std::uint64_t* steps = sum_.steps.data() + step_base + static_cast<std::size_t>(base);
       exec::WarpAlu::Lanes on;
-      exec::lane_masks(path, on);
-      for (int lane = 0; lane < kLanes; ++lane) steps[lane] += on[static_cast<std::size_t>(lane)] & 1U;
+      if (path == 0xffffffffU) {  // the common case: no masks to look up
+        on.fill(~0ULL);
+        for (int lane = 0; lane < kLanes; ++lane) ++steps[lane];
+      } else {
+        exec::lane_masks(path, on);
+        for (int lane = 0; lane < kLanes; ++lane) steps[lane] += on[static_cast<std::size_t>(lane)] & 1U;
+      }
       if (++ws.most_steps > opts_.max_steps) {
         ws.most_steps = *std::max_element(steps, steps + kLanes);
         for (int lane = 0; lane < kLanes; ++lane)
@@ -1143,6 +1148,7 @@ void Machine::execute(int w) {
     if (ins.guard >= 0) {
       const std::uint64_t* g = regs.words(ins.guard) + base;
       std::uint32_t set = 0;
+#pragma GCC unroll 32
       for (int lane = 0; lane < kLanes; ++lane) set |= (g[lane] != 0 ? 1U : 0U) << lane;
       lanes = path & (ins.guard_negated ? ~set : set);
     }
