@@ -33,7 +33,9 @@
 //
 // Dispatch: a table of (opcode, semantic function) rows, parallel to the decoder table of
 // isa/ptx_opcodes.hpp; each instruction's function is looked up once, before the run. A program
-// whose opcode has no semantic function is refused before anything runs.
+// whose opcode has no semantic function is refused before anything runs. The common ALU forms
+// are prepared instead as a WarpAlu (sim/exec/warp_alu.hpp), which runs a warp's 32 lanes in one
+// loop over the register file.
 #pragma once
 #include <array>
 #include <cstdint>
