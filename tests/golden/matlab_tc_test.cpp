@@ -188,7 +188,8 @@ TEST_F(BrokenMatlabTc, ManifestErrorsNameTheLine) {
   manifest("G/x.csv,G,sm_80,fp16,fp32,2,wmma,w,16,c\n");
   EXPECT_NE(replay_error().find("manifest.csv:2: 10 fields, the header has 11"), std::string::npos) << replay_error();
   manifest("G/x.csv,G,sm_80,fp16,fp32,2,tcgen05,w,16,c,1\n");
-  EXPECT_NE(replay_error().find("manifest.csv:2: path 'tcgen05' is not wmma, mma.sync or wgmma"), std::string::npos);
+  EXPECT_NE(replay_error().find("manifest.csv:2: path 'tcgen05' is not wmma, mma.sync, wgmma or tcgen05.mma"),
+            std::string::npos);
 }
 
 TEST_F(BrokenMatlabTc, UnlistedCsv) {

@@ -17,6 +17,7 @@
 #include "sim/error.hpp"
 #include "sim/model/dot.hpp"
 #include "sim/model/model.hpp"
+#include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/util/config_dir.hpp"
 #include "tools/vectors/explanation.hpp"
@@ -30,15 +31,23 @@ namespace fs = std::filesystem;
 
 constexpr const char* kManifest = "manifest.csv";
 constexpr const char* kCaseHeader = "row,a,b,c_src_f32,c,d";
+constexpr const char* kScaledCaseHeader = "row,a,b,scale_a,scale_b,c_src_f32,c,d";
 
 // The manifest's format names (README "How each input format is encoded").
 std::optional<Type> format_type(const std::string& s) {
   static const std::map<std::string, Type> kFormats = {{"fp16", Type::f16}, {"bf16", Type::bf16},
                                                        {"tf32", Type::tf32}, {"e4m3", Type::e4m3},
-                                                       {"e5m2", Type::e5m2}, {"fp32", Type::f32}};
+                                                       {"e5m2", Type::e5m2}, {"e2m1", Type::e2m1},
+                                                       {"fp32", Type::f32}};
   const auto it = kFormats.find(s);
   if (it == kFormats.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<Type> scale_type(const std::string& s) {
+  if (s == "ue8m0") return Type::ue8m0;
+  if (s == "ue4m3") return Type::ue4m3;
+  return std::nullopt;
 }
 
 // The manifest's arch (the compute capability) to the model file of that architecture: the
@@ -136,21 +145,26 @@ MatlabTcFileReplay replay_file(const MatlabTcFile& f, const std::string& arch_ov
   r.model = model->name;
   const std::vector<MatlabTcCase> cases = read_matlab_tc_cases(f);
   r.cases = static_cast<int>(cases.size());
-  // The case sits in row 0 / column 0 of the instruction; the other k of its K are zero.
+  // The case sits in row 0 / column 0 of the instruction; the other k of its K are zero (a scaled
+  // file's k is its instruction's K).
   const int k = std::max(f.k, f.k_instr);
-  std::vector<std::uint64_t> a(static_cast<std::size_t>(k)), b(a.size());
+  std::vector<Term> a(static_cast<std::size_t>(k)), b(a.size()), sa, sb;
   for (const MatlabTcCase& c : cases) {
-    std::fill(a.begin(), a.end(), 0);
-    std::fill(b.begin(), b.end(), 0);
-    std::copy(c.a.begin(), c.a.end(), a.begin());
-    std::copy(c.b.begin(), c.b.end(), b.begin());
-    DotRequest q;
-    q.a = q.b = f.in;
-    q.c = q.d = f.acc;
-    q.a_codes = a.data();
-    q.b_codes = b.data();
-    q.k = k;
-    q.c_code = c.c;
+    for (int i = 0; i < k; ++i) {
+      a[i] = make_term(f.in, i < f.k ? c.a[i] : 0);
+      b[i] = make_term(f.b, i < f.k ? c.b[i] : 0);
+    }
+    const Term ct = make_term(f.acc, c.c);
+    DotOperands q{f.in, f.b, f.acc, f.acc, a.data(), b.data(), k, &ct};
+    if (f.scale) {
+      sa.clear();
+      sb.clear();
+      for (const auto s : c.scale_a) sa.push_back(make_term(*f.scale, s));
+      for (const auto s : c.scale_b) sb.push_back(make_term(*f.scale, s));
+      q.a_scales = sa.data();
+      q.b_scales = sb.data();
+      q.scale_k = f.scale_k;
+    }
     const std::uint64_t got = dot(*model, q);
     if (got == c.d) continue;
     if (r.failed++ == 0) {
@@ -159,10 +173,14 @@ MatlabTcFileReplay replay_file(const MatlabTcFile& f, const std::string& arch_ov
       std::string steps;
       for (const auto& l : explanation_lines(explanation_json(*model, trace))) steps += "    " + l + "\n";
       r.first_failure = fmt::format(
-          "first failure: {} line {} (row {}), model {}, K = {}\n  a = {}\n  b = {}\n  c = {}\n  d expected {} ({}), "
+          "first failure: {} line {} (row {}), model {}, K = {}\n  a = {}\n  b = {}\n{}  c = {}\n  d expected {} ({}), "
           "got {} ({})\n{}",
-          f.name, c.line, c.row, model->name, k, codes_text(f.in, c.a), codes_text(f.in, c.b), hexcode(f.acc, c.c),
-          hexcode(f.acc, c.d), format_value(f.acc, c.d), hexcode(f.acc, got), format_value(f.acc, got), steps);
+          f.name, c.line, c.row, model->name, k, codes_text(f.in, c.a), codes_text(f.b, c.b),
+          f.scale ? fmt::format("  scale_a = {}\n  scale_b = {}\n", codes_text(*f.scale, c.scale_a),
+                                codes_text(*f.scale, c.scale_b))
+                  : "",
+          hexcode(f.acc, c.c), hexcode(f.acc, c.d), format_value(f.acc, c.d), hexcode(f.acc, got),
+          format_value(f.acc, got), steps);
     }
   }
   return r;
@@ -228,7 +246,13 @@ MatlabTcSet read_matlab_tc(const std::string& path) {
     if (!acc_t || (*acc_t != Type::f32 && *acc_t != Type::f16))
       throw fail(line, fmt::format("acc_fmt '{}' is not fp32 or fp16", at("acc_fmt")));
     f.in = *in_t;
+    f.b = f.in;
     f.acc = *acc_t;
+    if (col.count("b_fmt") && !at("b_fmt").empty()) {
+      const auto b_t = format_type(at("b_fmt"));
+      if (!b_t || *b_t == Type::f32) throw fail(line, fmt::format("unknown b_fmt '{}'", at("b_fmt")));
+      f.b = *b_t;
+    }
     const auto k = parse_long(at("k"));
     if (!k || *k < 1 || *k > kMaxK) throw fail(line, fmt::format("k '{}' is not 1..{}", at("k"), kMaxK));
     f.k = static_cast<int>(*k);
@@ -239,8 +263,16 @@ MatlabTcSet read_matlab_tc(const std::string& path) {
       throw fail(line, fmt::format("k_instr '{}' is not a number or 'unknown'", at("k_instr")));
     }
     f.machine = at("path");
-    if (f.machine != "wmma" && f.machine != "mma.sync" && f.machine != "wgmma")
-      throw fail(line, fmt::format("path '{}' is not wmma, mma.sync or wgmma", f.machine));
+    if (f.machine != "wmma" && f.machine != "mma.sync" && f.machine != "wgmma" && f.machine != "tcgen05.mma")
+      throw fail(line, fmt::format("path '{}' is not wmma, mma.sync, wgmma or tcgen05.mma", f.machine));
+    if (col.count("scale_fmt") && !at("scale_fmt").empty()) {
+      f.scale = scale_type(at("scale_fmt"));
+      if (!f.scale) throw fail(line, fmt::format("scale_fmt '{}' is not ue8m0 or ue4m3", at("scale_fmt")));
+      const auto sk = col.count("scale_k") ? parse_long(at("scale_k")) : std::nullopt;
+      if (!sk || *sk < 1 || f.k % *sk != 0 || f.k_instr != f.k)
+        throw fail(line, fmt::format("a scaled file needs scale_k dividing k = {} and k_instr = k", f.k));
+      f.scale_k = static_cast<int>(*sk);
+    }
     f.ptx = at("ptx");
     const auto rows = parse_long(at("rows"));
     if (!rows || *rows < 1) throw fail(line, fmt::format("rows '{}' is not a positive number", at("rows")));
@@ -274,8 +306,9 @@ std::vector<MatlabTcCase> read_matlab_tc_cases(const MatlabTcFile& f) {
     return Error(fmt::format("{}:{}: {}", f.path, line, what));
   };
   std::string text;
-  if (!std::getline(in, text) || trim_cr(text) != kCaseHeader)
-    throw fail(1, fmt::format("the header is not '{}'", kCaseHeader));
+  const char* header = f.scale ? kScaledCaseHeader : kCaseHeader;
+  if (!std::getline(in, text) || trim_cr(text) != header) throw fail(1, fmt::format("the header is not '{}'", header));
+  const std::size_t fields = f.scale ? 8 : 6;
   std::vector<MatlabTcCase> cases;
   int line = 1;
   while (std::getline(in, text)) {
@@ -283,33 +316,39 @@ std::vector<MatlabTcCase> read_matlab_tc_cases(const MatlabTcFile& f) {
     text = trim_cr(text);
     if (text.empty()) continue;
     const std::vector<std::string> v = split(text, ',');
-    if (v.size() != 6) throw fail(line, fmt::format("{} fields, expected 6 ({})", v.size(), kCaseHeader));
+    if (v.size() != fields) throw fail(line, fmt::format("{} fields, expected {} ({})", v.size(), fields, header));
     MatlabTcCase c;
     c.line = line;
     const auto row = parse_long(v[0]);
     if (!row) throw fail(line, fmt::format("row '{}' is not a number", v[0]));
     c.row = *row;
-    const auto operand = [&](const std::string& s, const char* what, std::vector<std::uint64_t>& out) {
+    const auto operand = [&](const std::string& s, const char* what, Type t, int count, const char* count_name,
+                             std::vector<std::uint64_t>& out) {
       for (const std::string& w : split(s, ' ')) {
-        const auto x = parse_hex(w, hex_digits(f.in));
-        if (!x) throw fail(line, fmt::format("{}: '{}' is not {} hex digits of {}", what, w, hex_digits(f.in), name(f.in)));
-        if (code_of(info(f.in), *x) << info(f.in).shift != *x)
-          throw fail(line, fmt::format("{}: '{}' has bits outside the {} encoding", what, w, name(f.in)));
-        out.push_back(code_of(info(f.in), *x));
+        const auto x = parse_hex(w, hex_digits(t));
+        if (!x) throw fail(line, fmt::format("{}: '{}' is not {} hex digits of {}", what, w, hex_digits(t), name(t)));
+        if (code_of(info(t), *x) << info(t).shift != *x)
+          throw fail(line, fmt::format("{}: '{}' has bits outside the {} encoding", what, w, name(t)));
+        out.push_back(code_of(info(t), *x));
       }
-      if (static_cast<int>(out.size()) != f.k)
-        throw fail(line, fmt::format("{} has {} values, the manifest's k is {}", what, out.size(), f.k));
+      if (static_cast<int>(out.size()) != count)
+        throw fail(line, fmt::format("{} has {} values, the manifest's {} is {}", what, out.size(), count_name, count));
     };
-    operand(v[1], "a", c.a);
-    operand(v[2], "b", c.b);
+    operand(v[1], "a", f.in, f.k, "k", c.a);
+    operand(v[2], "b", f.b, f.k, "k", c.b);
+    if (f.scale) {
+      operand(v[3], "scale_a", *f.scale, f.k / f.scale_k, "k / scale_k", c.scale_a);
+      operand(v[4], "scale_b", *f.scale, f.k / f.scale_k, "k / scale_k", c.scale_b);
+    }
+    const std::size_t acc_at = fields - 3;  // c_src_f32, c, d
     const auto acc = [&](const std::string& s, const char* what) {
       const auto x = parse_hex(s, hex_digits(f.acc));
       if (!x) throw fail(line, fmt::format("{}: '{}' is not {} hex digits of {}", what, s, hex_digits(f.acc), name(f.acc)));
       return code_of(info(f.acc), *x);
     };
-    if (!parse_hex(v[3], 8)) throw fail(line, fmt::format("c_src_f32: '{}' is not 8 hex digits", v[3]));
-    c.c = acc(v[4], "c");
-    c.d = acc(v[5], "d");
+    if (!parse_hex(v[acc_at], 8)) throw fail(line, fmt::format("c_src_f32: '{}' is not 8 hex digits", v[acc_at]));
+    c.c = acc(v[acc_at + 1], "c");
+    c.d = acc(v[acc_at + 2], "d");
     cases.push_back(std::move(c));
   }
   if (static_cast<int>(cases.size()) != f.rows)
@@ -319,6 +358,13 @@ std::vector<MatlabTcCase> read_matlab_tc_cases(const MatlabTcFile& f) {
 
 std::string matlab_tc_family(const MatlabTcFile& f, const std::string& arch) {
   if (f.machine == "wmma") return "hmma";
+  if (f.machine == "tcgen05.mma") {
+    const auto at = f.ptx.find(".kind::");
+    if (f.ptx.rfind("tcgen05.mma", 0) != 0 || at == std::string::npos)
+      throw Error(fmt::format("{}: '{}' is no tcgen05.mma instruction with a .kind", f.name, f.ptx));
+    const std::string kind = f.ptx.substr(at + 7, f.ptx.find('.', at + 7) - (at + 7));
+    return "tcgen05_" + kind;
+  }
   if (f.machine == "wgmma") return f.in == Type::e4m3 || f.in == Type::e5m2 ? "qgmma" : "hgmma";
   return parse_mma(f.ptx, arch).variant->family;
 }

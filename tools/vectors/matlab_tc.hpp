@@ -2,9 +2,13 @@
 // manifest.csv naming, per CSV file, the GPU, its architecture, the input and accumulator formats,
 // k and the machine path (wmma, mma.sync, wgmma); each CSV line is one case d = sum a_i b_i + c.
 // Every case runs as one dot product through the rounding model of its architecture.
+// The same format carries the cases of a published model (tests/data/mmasim-tcgen05): the path
+// tcgen05.mma (family tcgen05_<kind>), a B format of its own (`b_fmt`) and block scales
+// (`scale_fmt`, `scale_k`: one scale of A's row and B's column per scale_k consecutive k).
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,11 +24,14 @@ struct MatlabTcFile {
   std::string gpu;        // "H100"
   std::string sm;         // the manifest's arch: "sm_90"
   std::string arch;       // the model file's arch: "sm_90a" (configs/models/<arch>.yaml)
-  Type in = Type::f16;    // A and B
+  Type in = Type::f16;    // A
+  Type b = Type::f16;     // B: `b_fmt`, else the same as A
+  std::optional<Type> scale;  // the block scales' format (ue8m0, ue4m3); none: unscaled
+  int scale_k = 0;        // k per scale
   Type acc = Type::f32;   // C and D
   int k = 0;              // products per case
   int k_instr = 0;        // the instruction's K (the case is padded with zero products); 0: unknown
-  std::string machine;    // "wmma", "mma.sync" or "wgmma"
+  std::string machine;    // "wmma", "mma.sync", "wgmma" or "tcgen05.mma"
   std::string ptx;        // the instruction that ran
   int rows = 0;           // cases
 };
@@ -40,6 +47,7 @@ struct MatlabTcCase {
   int line = 0;
   long row = 0;
   std::vector<std::uint64_t> a, b;  // format codes
+  std::vector<std::uint64_t> scale_a, scale_b;  // k / scale_k scale codes each (scaled files)
   std::uint64_t c = 0, d = 0;       // format codes of the accumulator type
 };
 
@@ -56,7 +64,8 @@ std::vector<MatlabTcCase> read_matlab_tc_cases(const MatlabTcFile& f);
 
 // The machine-path family of configs/mma/variants.yaml that runs a file on `arch`: wmma -> hmma;
 // mma.sync -> the catalogue's family of the manifest's instruction; wgmma -> hgmma (f16, bf16,
-// tf32) or qgmma (FP8). Throws Error when the instruction is not legal on `arch`.
+// tf32) or qgmma (FP8); tcgen05.mma -> tcgen05_<kind> of the instruction's .kind::<kind>.
+// Throws Error when the instruction is not legal on `arch`.
 std::string matlab_tc_family(const MatlabTcFile& f, const std::string& arch);
 
 struct MatlabTcFileReplay {
