@@ -18,6 +18,7 @@ import argparse
 import math
 import os
 import random
+import struct
 import sys
 
 # Element formats: (exponent bits, fraction bits, bias, has Inf, NaN rule, code bits, hex digits).
@@ -358,7 +359,6 @@ def hexes(fmt, codes):
 def c_src_f32(acc, c):
     if acc == "fp32":
         return f"{c:08x}"
-    import struct
     return struct.pack(">f", value("fp16", c) if not is_nan("fp16", c) else float("nan")).hex()
 
 
