@@ -95,6 +95,26 @@ TEST(MmaSimTcgen05, F8f6f4IsNotTheMmaSyncFp8Path) {
   EXPECT_GT(r.failed, 20);
 }
 
+// sm_120a's mma.sync kind::mxf4 and ::mxf4nvf4 models cite MMA-Sim, whose code for them is its
+// tcgen05 code: the same cases through them agree (an all-zero group sets the block's exponent).
+TEST(MmaSimTcgen05, Sm120BlockScaledMmaSyncAgrees) {
+  const std::pair<const char*, const char*> files[] = {
+      {"/mxf4/e2m1_ue8m0_f32.csv", "kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0"},
+      {"/mxf4nvf4/e2m1_ue8m0_x2_f32.csv", "kind::mxf4nvf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0"},
+      {"/mxf4nvf4/e2m1_ue8m0_x4_f32.csv", "kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue8m0"},
+      {"/mxf4nvf4/e2m1_ue4m3_x4_f32.csv", "kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"}};
+  for (const auto& [file, kind] : files) {
+    MatlabTcSet set = read_matlab_tc(data_dir() + file);
+    ASSERT_EQ(set.files.size(), 1U);
+    set.files[0].machine = "mma.sync";
+    set.files[0].ptx = std::string("mma.sync.aligned.m16n8k64.row.col.") + kind;
+    const MatlabTcReport r = replay_matlab_tc(set, "sm_120a");
+    ASSERT_TRUE(r.files[0].supported) << file << ": " << r.files[0].error;
+    EXPECT_EQ(r.failed, 0) << file;
+    EXPECT_GT(r.passed, 0) << file;
+  }
+}
+
 // Outside sm_100a there is no tcgen05 model: the file is reported, not run.
 TEST(MmaSimTcgen05, OtherArchitecturesHaveNoModel) {
   const MatlabTcReport r = replay_matlab_tc(read_matlab_tc(data_dir() + "/mxf4/e2m1_ue8m0_f32.csv"), "sm_120a");
