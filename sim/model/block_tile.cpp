@@ -13,6 +13,7 @@
 #include "sim/model/simd.hpp"
 #include "sim/model/term.hpp"
 #include "sim/numeric/fields.hpp"
+#include "sim/numeric/rounding_lanes.hpp"
 
 namespace ptxmma {
 namespace {
@@ -36,6 +37,11 @@ typedef BlockTile::Doubles Doubles;
   typedef std::int64_t Longs4 __attribute__((vector_size(32)));
   const auto x = reinterpret_cast<Longs4>(mask);
   return (x[0] | x[1] | x[2] | x[3]) != 0;
+}
+
+// Whether any lane of x or y is an f16 NaN or Inf.
+[[gnu::always_inline]] inline bool any_f16_special(const UInts& x, const UInts& y) {
+  return any(((x & 0x7c00U) == 0x7c00U) | ((y & 0x7c00U) == 0x7c00U));
 }
 
 // The magnitudes (codes without the sign) from which a signed 8- or 16-bit type's codes are NaN or Inf
@@ -159,9 +165,11 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   keep_mask_ = ~static_cast<std::int64_t>((1ULL << (52 - out_frac_)) - 1);
   out_round_ = out.round;
   host_add_ = s.d == Type::f32 && s.c == Type::f32 && p.final_add_round == Rounding::rn;
+  half_add_ = s.d == Type::f16 && s.c == Type::f16 && p.final_add_round == Rounding::rn;
   f32_round_ = s.d == Type::f32 && (out.round == Rounding::rz || (out.round == Rounding::rn && out_frac_ == 23));
   const TypeInfo& di = info(s.d);
-  out_ = OutFormat{di.emin(), di.man_bits, di.max_finite(), di.sign_bit(), di.inf_bits(false), di.inf_bits(true)};
+  sum_ = SumFormat{di.emin(), di.man_bits, out_frac_, out.round, di.max_finite(), di.sign_bit(), di.inf_bits(false),
+                   di.inf_bits(true)};
   const auto run_format = [](Type t) {
     const TypeInfo& ti = info(t);
     return RunFormat{ti.nan == NanCode::ieee && ti.has_inf && ti.bits <= 32 && ti.man_bits <= 23,
@@ -331,41 +339,7 @@ void BlockTile::find_specials() {
 std::uint64_t BlockTile::special_result(Type t, std::uint64_t code) const {
   const Fields f = decode(t, code);
   if (f.cls == FpClass::nan) return s_.d == Type::f16 ? m_.nan_f16 : m_.nan_f32;
-  return f.sign ? out_.neg_inf : out_.pos_inf;
-}
-
-// total * 2^cut rounded once to out_frac_ fraction bits in D's exponent range (the narrowed block
-// sum, or D's own precision) as round_to() does; overflow is Inf in every mode, and a block
-// never gives -0.
-std::uint64_t BlockTile::round_sum(std::int64_t total, std::int32_t cut) const {
-  if (total == 0) return 0;
-  const bool neg = total < 0;
-  const std::uint64_t mag = neg ? 0 - static_cast<std::uint64_t>(total) : static_cast<std::uint64_t>(total);
-  const int lead = cut + 63 - std::countl_zero(mag);
-  const int top = std::max(lead, out_.emin);
-  const int shift = top - out_frac_ - cut;
-  std::uint64_t keep;
-  if (shift <= 0) {
-    keep = mag << -shift;
-  } else {
-    const bool far = shift > 64;  // below half an ulp
-    const std::uint64_t half = far ? 0 : 1ULL << (shift - 1);
-    keep = shift >= 64 ? 0 : mag >> shift;
-    const std::uint64_t rem = shift >= 64 ? mag : mag & ((1ULL << shift) - 1);
-    bool up = false;
-    switch (out_round_) {
-      case Rounding::rz: break;
-      case Rounding::rn: up = !far && (rem > half || (rem == half && (keep & 1) != 0)); break;
-      case Rounding::rna: up = !far && rem >= half; break;
-      case Rounding::rm: up = neg && rem != 0; break;
-      case Rounding::rp: up = !neg && rem != 0; break;
-    }
-    keep += up ? 1 : 0;
-  }
-  const std::uint64_t code =
-      (static_cast<std::uint64_t>(top - out_.emin) << out_.man_bits) + (keep << (out_.man_bits - out_frac_));
-  if (code > out_.max_finite) return neg ? out_.neg_inf : out_.pos_inf;
-  return neg && code != 0 ? code | out_.sign_bit : code;
+  return f.sign ? sum_.neg_inf : sum_.pos_inf;
 }
 
 std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
@@ -385,7 +359,7 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
 // exact integer total is exact in a double. Toward zero, the double's fraction is cut to
 // out_frac_ bits, so that the conversion to float is exact (Inf past the largest finite value);
 // to nearest even (all 23 bits), the conversion itself rounds. Toward zero, a nonzero result
-// below 2^-126 (subnormal or narrowed grid; only where 2^cut is) goes through round_sum. -0
+// below 2^-126 (subnormal or narrowed grid; only where 2^cut is) goes through round_sum_lanes. -0
 // becomes +0. (8-lane conversions: GCC widens them into whole registers, 4-lane ones in halves.)
 [[gnu::always_inline]] inline void BlockTile::round_f32(const Doubles& total, const Ints& cut, UInts& out) const {
   typedef std::int64_t Longs8 __attribute__((vector_size(64)));
@@ -397,17 +371,21 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
   else f = __builtin_convertvector(reinterpret_cast<Doubles>(reinterpret_cast<Longs8>(v) & keep_mask_), Floats);
   const auto u = reinterpret_cast<UInts>(f);
   out = u == 0x80000000U ? UInts{} : u;
-  if (out_round_ == Rounding::rz && any(cut < -126))
-    for (int l = 0; l < kLanes; ++l)
-      if (v[l] != 0 && v[l] < 0x1p-126 && v[l] > -0x1p-126)
-        out[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(total[l]), cut[l]));
+  if (out_round_ == Rounding::rz && any(cut < -126)) {
+    typedef std::int64_t Longs8 __attribute__((vector_size(64)));
+    const Longs8 tiny = (v != 0) & (v < 0x1p-126) & (v > -0x1p-126);
+    const Ints narrow = __builtin_convertvector(tiny, Ints);
+    if (any(narrow)) {
+      UInts exact;
+      round_sum_lanes(sum_, total, cut, exact);
+      out = narrow != 0 ? exact : out;
+    }
+  }
 }
 
-[[gnu::always_inline]] inline void BlockTile::round_all(const Doubles& total, const Ints& cut, int lanes,
-                                                      UInts& code) const {
+[[gnu::always_inline]] inline void BlockTile::round_all(const Doubles& total, const Ints& cut, UInts& code) const {
   if (f32_round_) return round_f32(total, cut, code);
-  code = UInts{};
-  for (int l = 0; l < lanes; ++l) code[l] = static_cast<std::uint32_t>(round_sum(static_cast<std::int64_t>(total[l]), cut[l]));
+  round_sum_lanes(sum_, total, cut, code);
 }
 
 // R rows of A at once over 8 columns: each B vector loaded serves R rows (sparse: each row loads
@@ -577,20 +555,9 @@ template <int R, bool Sparse, bool Chunked>
         Ints t = re[r] + (bias - top[r]);
         t = t > zero ? t : zero;
         const Ints run = __builtin_convertvector(rm[r] * reinterpret_cast<Floats>(t << 23), Ints);
-        // Not round_all: one vector of doubles for both paths costs f16's f32 path 2% more.
-        const Ints cut = top[r] - frac_bits_;
-        if (f32_round_) {
-          Doubles total = __builtin_convertvector(acc[r], Doubles) + __builtin_convertvector(run, Doubles);
-          if constexpr (Chunked) total += done[r];
-          round_f32(total, cut, code[r]);
-        } else {
-          code[r] = UInts{};
-          for (int l = 0; l < lanes; ++l) {
-            std::int64_t total = static_cast<std::int64_t>(acc[r][l]) + run[l];
-            if constexpr (Chunked) total += static_cast<std::int64_t>(done[r][l]);
-            code[r][l] = static_cast<std::uint32_t>(round_sum(total, cut[l]));
-          }
-        }
+        Doubles total = __builtin_convertvector(acc[r], Doubles) + __builtin_convertvector(run, Doubles);
+        if constexpr (Chunked) total += done[r];
+        round_all(total, top[r] - frac_bits_, code[r]);
         if (any_decided) code[r] = decided[r] != 0 ? decided[r] : code[r];
         if (b + 2 < block_start_.size()) take(r, dd_, run_d_, s_.d, code[r]);
       }
@@ -603,6 +570,19 @@ template <int R, bool Sparse, bool Chunked>
         load(c + at, y);
         const Floats sum = reinterpret_cast<Floats>(out) + reinterpret_cast<Floats>(y);
         out = sum != sum ? UInts{} + static_cast<std::uint32_t>(m_.nan_f32) : reinterpret_cast<UInts>(sum);
+      } else if (!c_first && half_add_) {
+        // f16 + f16 to nearest: the binary32 sum (exact, or rounded to 24 bits, which 2 * 11 + 2
+        // bits are enough for: it rounds to f16 as the exact sum does), rounded to f16.
+        UInts y;
+        load(c + at, y);
+        if (!any_f16_special(out, y)) {
+          Floats x, z;
+          f32_of_f16_lanes(out, x);
+          f32_of_f16_lanes(y, z);
+          f16_of_f32_rn_lanes(reinterpret_cast<UInts>(x + z), out);
+        } else {
+          for (int l = 0; l < lanes; ++l) out[l] = static_cast<std::uint32_t>(final_add(out[l], y[l]));
+        }
       } else if (!c_first) {
         for (int l = 0; l < lanes; ++l) out[l] = static_cast<std::uint32_t>(final_add(out[l], c[at + static_cast<std::size_t>(l)]));
       }
@@ -827,7 +807,7 @@ template <int R, bool Sparse>
         total += t;
       }
       UInts code;
-      round_all(total, cut, lanes, code);
+      round_all(total, cut, code);
       if (any_decided) code = decided[r] != 0 ? decided[r] : code;
       const std::size_t at = static_cast<std::size_t>((i0 + r) * N + j0);
       for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = code[l];

@@ -30,6 +30,7 @@
 #include "sim/model/model.hpp"
 #include "sim/model/term.hpp"
 #include "sim/model/tile.hpp"
+#include "sim/numeric/rounding_lanes.hpp"
 
 namespace ptxmma {
 
@@ -151,10 +152,9 @@ class BlockTile {
   bool rows_all(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const;
-  // Rounds total * 2^cut into D as a block sum does; NaN/Inf running sums are decided before.
-  [[nodiscard]] std::uint64_t round_sum(std::int64_t total, std::int32_t cut) const;
-  // The same for 8 columns of totals (exact integers in doubles, below 2^53) into code (group_rows).
-  void round_all(const Doubles& total, const Ints& cut, int lanes, UInts& code) const;
+  // Rounds 8 columns of total * 2^cut (exact integers in doubles, below 2^53) into D as a block
+  // sum does (round_sum_lanes); NaN/Inf running sums are decided before.
+  void round_all(const Doubles& total, const Ints& cut, UInts& code) const;
   // round_all for f32 D rounded toward zero or (all 23 bits) to nearest.
   void round_f32(const Doubles& total, const Ints& cut, UInts& code) const;
   [[nodiscard]] std::uint64_t special_result(Type t, std::uint64_t code) const;
@@ -187,10 +187,8 @@ class BlockTile {
   Rounding out_round_;
   bool f32_round_;                        // round_f32 applies
   bool host_add_;                         // final_add is the host's binary32 addition (f32 C and D, rn)
-  struct OutFormat {  // D's parameters, looked up once
-    int emin, man_bits;
-    std::uint64_t max_finite, sign_bit, pos_inf, neg_inf;
-  } out_;
+  bool half_add_;                         // final_add is an f16 addition to nearest (f16 C and D)
+  SumFormat sum_;  // D's format, the block sum's fraction bits and rounding
   struct RunFormat {  // the running sum's format (C's, D's) for decoding 8 codes at once
     bool vector;       // an IEEE format with Inf: f32, f16
     int man_bits, sign_at, frac_shift;
