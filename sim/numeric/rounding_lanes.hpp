@@ -16,7 +16,6 @@ typedef std::int32_t Ints8 __attribute__((vector_size(32)));
 typedef std::uint32_t UInts8 __attribute__((vector_size(32)));
 typedef float Floats8 __attribute__((vector_size(32)));
 typedef double Doubles8 __attribute__((vector_size(64)));
-typedef std::int64_t Longs8 __attribute__((vector_size(64)));
 
 // Finite binary32 patterns rounded to f16, to nearest even (f16_of_f32_rn lane by lane): past
 // f16's range, Inf. An f16 subnormal drops 126 - e bits of the significand with its hidden bit;
@@ -56,6 +55,41 @@ struct SumFormat {
   std::uint64_t max_finite, sign_bit, pos_inf, neg_inf;
 };
 
+typedef std::int64_t Longs4 __attribute__((vector_size(32)));
+typedef std::uint64_t ULongs4 __attribute__((vector_size(32)));
+typedef double Doubles4 __attribute__((vector_size(32)));
+
+// round_sum_lanes on 4 lanes: one AVX2 register of 64-bit lanes, whose comparisons the compiler
+// keeps in vector instructions (on 8 it splits some of them lane by lane). Logical shifts on
+// unsigned lanes and the sign as -(bits >> 63): AVX2 has no 64-bit arithmetic shifts.
+[[gnu::always_inline]] inline void round_sum_4(const SumFormat& f, const Doubles4& total, const Longs4& c, Longs4& out) {
+  const auto bits = reinterpret_cast<ULongs4>(total);
+  const Longs4 neg = -reinterpret_cast<Longs4>(bits >> 63);
+  const ULongs4 mag = bits & INT64_MAX;
+  const Longs4 lg = reinterpret_cast<Longs4>(mag >> 52) - 1023;
+  const auto sig = reinterpret_cast<Longs4>((mag & ((std::uint64_t{1} << 52) - 1)) | std::uint64_t{1} << 52);
+  Longs4 top = c + lg;
+  top = top > f.emin ? top : Longs4{} + f.emin;
+  Longs4 drop = top - f.frac - (c + lg - 52);
+  drop = drop > 60 ? Longs4{} + 60 : drop;
+  const auto udrop = reinterpret_cast<ULongs4>(drop);
+  const ULongs4 one = ULongs4{} + 1;
+  Longs4 keep = reinterpret_cast<Longs4>(reinterpret_cast<ULongs4>(sig) >> udrop);
+  const auto rem = sig & reinterpret_cast<Longs4>((one << udrop) - 1), half = reinterpret_cast<Longs4>(one << (udrop - 1));
+  switch (f.round) {  // comparisons are -1 where true
+    case Rounding::rz: break;
+    case Rounding::rn: keep -= (rem > half) | ((rem == half) & ((keep & 1) != 0)); break;
+    case Rounding::rna: keep -= rem >= half; break;
+    case Rounding::rm: keep -= neg & (rem != 0); break;
+    case Rounding::rp: keep -= ~neg & (rem != 0); break;
+  }
+  Longs4 code = ((top - f.emin) << f.man_bits) + (keep << (f.man_bits - f.frac));
+  const Longs4 inf = (neg & static_cast<std::int64_t>(f.neg_inf)) | (~neg & static_cast<std::int64_t>(f.pos_inf));
+  const Longs4 over = code > static_cast<std::int64_t>(f.max_finite);
+  code = (over & inf) | (~over & (code | (neg & (code != 0) & static_cast<std::int64_t>(f.sign_bit))));
+  out = reinterpret_cast<Longs4>(mag) == 0 ? Longs4{} : code;
+}
+
 // total * 2^cut, total an exact integer below 2^53 held in a double, rounded once to f.frac
 // fraction bits at the value's own exponent or emin, whichever is larger: overflow is Inf in
 // every mode, a zero +0 (a block sum never gives -0). The double's 53-bit significand sig is
@@ -63,30 +97,14 @@ struct SumFormat {
 // top - frac - (cut + lg - 52), at least 52 - frac; past 60 the decision is that of 60 (sig is
 // below half an ulp).
 [[gnu::always_inline]] inline void round_sum_lanes(const SumFormat& f, const Doubles8& total, const Ints8& cut, UInts8& out) {
-  const auto bits = reinterpret_cast<Longs8>(total);
-  const Longs8 neg = bits < 0, mag = bits & INT64_MAX;
-  const Longs8 lg = (mag >> 52) - 1023, c = __builtin_convertvector(cut, Longs8);
-  const Longs8 sig = (mag & ((std::int64_t{1} << 52) - 1)) | std::int64_t{1} << 52;
-  Longs8 top = c + lg;
-  top = top > f.emin ? top : Longs8{} + f.emin;
-  Longs8 drop = top - f.frac - (c + lg - 52);
-  drop = drop > 60 ? Longs8{} + 60 : drop;
-  const Longs8 one = Longs8{} + 1;
-  Longs8 keep = sig >> drop;
-  const Longs8 rem = sig & ((one << drop) - 1), half = one << (drop - 1);
-  switch (f.round) {
-    case Rounding::rz: break;
-    case Rounding::rn: keep -= (rem > half) | ((rem == half) & ((keep & 1) != 0)); break;
-    case Rounding::rna: keep -= rem >= half; break;
-    case Rounding::rm: keep -= neg & (rem != 0); break;
-    case Rounding::rp: keep -= ~neg & (rem != 0); break;
-  }
-  Longs8 code = ((top - f.emin) << f.man_bits) + (keep << (f.man_bits - f.frac));
-  const auto max = static_cast<std::int64_t>(f.max_finite);
-  const Longs8 inf = neg ? Longs8{} + static_cast<std::int64_t>(f.neg_inf) : Longs8{} + static_cast<std::int64_t>(f.pos_inf);
-  code = code > max ? inf : (neg & (code != 0)) ? code | static_cast<std::int64_t>(f.sign_bit) : code;
-  code = mag == 0 ? Longs8{} : code;
-  out = __builtin_convertvector(code, UInts8);
+  typedef std::int32_t Ints4 __attribute__((vector_size(16)));
+  const Doubles4 lo = __builtin_shufflevector(total, total, 0, 1, 2, 3), hi = __builtin_shufflevector(total, total, 4, 5, 6, 7);
+  const Ints4 cut_lo = __builtin_shufflevector(cut, cut, 0, 1, 2, 3), cut_hi = __builtin_shufflevector(cut, cut, 4, 5, 6, 7);
+  Longs4 a, b;
+  round_sum_4(f, lo, __builtin_convertvector(cut_lo, Longs4), a);
+  round_sum_4(f, hi, __builtin_convertvector(cut_hi, Longs4), b);
+  out = reinterpret_cast<UInts8>(__builtin_shufflevector(reinterpret_cast<Ints8>(a), reinterpret_cast<Ints8>(b), 0, 2, 4, 6, 8,
+                                                         10, 12, 14));
 }
 
 }  // namespace ptxmma
