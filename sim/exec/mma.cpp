@@ -7,6 +7,7 @@
 
 #include "sim/error.hpp"
 #include "sim/numeric/exact.hpp"
+#include "sim/numeric/f32_bits.hpp"
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/packing.hpp"
 #include "sim/numeric/rounding.hpp"
@@ -288,7 +289,7 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
     gather(c_src_, v_.c, c, c_codes_);
   }
   if (v_.accumulate && *v_.accumulate != v_.c)  // C widened exactly (an f16 subnormal becomes a normal f32)
-    for (std::uint64_t& code : c_codes_) code = convert(v_.c, code, *v_.accumulate, ConvertFlags{});
+    for (std::uint64_t& code : c_codes_) code = widen_c(code);
   const Shape s = v_.shape;
   const auto a_step = a_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
   const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
@@ -386,8 +387,18 @@ std::uint64_t MmaExecutor::explain(WarpOperand a, WarpOperand b, WarpOperand c, 
   return narrowed;
 }
 
+// f16 <-> f32 (every such variant) through the exact bit operations of f32_bits.hpp where the
+// value is finite; convert() for NaN and Inf and any other pair.
 std::uint64_t MmaExecutor::narrow_accumulator(std::uint64_t code) const {
+  if (*v_.accumulate == Type::f32 && v_.d == Type::f16 && (code & 0x7f800000U) != 0x7f800000U)
+    return f16_of_f32_rn(static_cast<std::uint32_t>(code));
   return convert(*v_.accumulate, code, v_.d, ConvertFlags{Rounding::rn});
+}
+
+std::uint64_t MmaExecutor::widen_c(std::uint64_t code) const {
+  if (v_.c == Type::f16 && *v_.accumulate == Type::f32 && (code & 0x7c00U) != 0x7c00U)
+    return f32_of_f16(static_cast<std::uint32_t>(code));
+  return convert(v_.c, code, *v_.accumulate, ConvertFlags{});
 }
 
 }  // namespace ptxmma

@@ -99,6 +99,8 @@ class MmaExecutor {
   void fill_columns(SparseInput e) const;
   // A D code of the variant's accumulate type rounded to D's type (MatrixVariant::accumulate).
   [[nodiscard]] std::uint64_t narrow_accumulator(std::uint64_t code) const;
+  // A C code widened exactly to the accumulate type.
+  [[nodiscard]] std::uint64_t widen_c(std::uint64_t code) const;
   const MatrixVariant& v_;
   const Model& m_;
   MmaOptions o_;

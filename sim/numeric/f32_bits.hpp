@@ -61,4 +61,12 @@ inline std::uint32_t f16_of_f32_rn(std::uint32_t x) {
   return sign | h;
 }
 
+// A finite f16 code as the binary32 of the same value (exact): what convert() gives, without its
+// general path. A subnormal m x 2^-24 is normalized by converting m to float.
+inline std::uint32_t f32_of_f16(std::uint32_t h) {
+  const std::uint32_t sign = (h & 0x8000U) << 16, biased = h >> 10 & 0x1fU, frac = h & 0x3ffU;
+  if (biased != 0) return sign | (biased + 112) << 23 | frac << 13;
+  return sign | bits_of(static_cast<float>(frac) * 0x1p-24F);
+}
+
 }  // namespace ptxmma

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "sim/numeric/f32_bits.hpp"
 #include "sim/numeric/rounding_lanes.hpp"
 
 namespace ptxmma {
@@ -51,6 +52,7 @@ TEST(RoundingLanes, F16OfF32MatchesConvertAtEveryRoundingPosition) {
   EXPECT_EQ(wrong, 0) << "of " << xs.size();
 }
 
+// The lanes and the scalar f32_of_f16 (f32_bits.hpp).
 TEST(RoundingLanes, F32OfF16IsExactForEveryFiniteCode) {
   std::vector<std::uint32_t> codes;
   for (std::uint32_t h = 0; h < 0x10000U; ++h)
@@ -58,8 +60,11 @@ TEST(RoundingLanes, F32OfF16IsExactForEveryFiniteCode) {
   in_lanes(codes, [&](const UInts8& h) {
     Floats8 f;
     f32_of_f16_lanes(h, f);
-    for (int l = 0; l < 8; ++l)
-      ASSERT_EQ(std::bit_cast<std::uint32_t>(f[l]), convert(Type::f16, h[l], Type::f32, ConvertFlags{})) << std::hex << h[l];
+    for (int l = 0; l < 8; ++l) {
+      const auto want = convert(Type::f16, h[l], Type::f32, ConvertFlags{});
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(f[l]), want) << std::hex << h[l];
+      ASSERT_EQ(f32_of_f16(h[l]), want) << "scalar " << std::hex << h[l];
+    }
   });
 }
 
