@@ -32,7 +32,7 @@ class AddTreeTile {
  private:
   const AddTree& tree_;
   TileSpec s_;
-  std::vector<float> a_, bt_, c_;  // A row-major, B k-major (bt_[k * N + j]), C
+  std::vector<float> a_, b_, bt_, c_;  // A and B row-major, B k-major (bt_[k * N + j]), C
   std::vector<float> stack_;       // the order's stack, M x N floats an entry
   std::vector<char> a_special_, b_special_, c_special_;
 };
