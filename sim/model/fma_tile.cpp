@@ -10,8 +10,6 @@
 namespace ptxmma {
 namespace {
 
-bool special_code(std::uint64_t code) { return (code >> 52 & 0x7ff) == 0x7ff; }
-
 typedef double Doubles __attribute__((vector_size(32)));  // 4 columns
 
 // acc = fma(s, y, acc) lane by lane: one vector FMA where the target has FMA.
@@ -73,41 +71,53 @@ FmaTile::FmaTile(const TileSpec& s)
       b_special_(static_cast<std::size_t>(s.n)),
       c_special_(static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.n)) {}
 
+namespace {
+
+// Whether any of n f64 codes is NaN or Inf: one pass with no branch per code (vector code).
+bool any_special(const std::uint64_t* codes, std::size_t n) {
+  constexpr std::uint64_t exp_all = 0x7ffULL << 52;
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < n; ++i) seen |= static_cast<std::uint64_t>((codes[i] & exp_all) == exp_all);
+  return seen != 0;
+}
+
+}  // namespace
+
 bool FmaTile::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
   const int M = s_.m, N = s_.n, K = s_.k;
   const auto np = static_cast<std::size_t>(np_);
-  bool any = false;
-  for (int i = 0; i < M; ++i) {
-    bool s = false;
-    for (int k = 0; k < K; ++k) s |= special_code(a[i * K + k]);
-    a_special_[static_cast<std::size_t>(i)] = s;
-    any |= s;
+  const auto mk = static_cast<std::size_t>(M * K), nk = static_cast<std::size_t>(N * K), mn = static_cast<std::size_t>(M * N);
+  // Most tiles hold no NaN or Inf: the rows, columns and C elements that do are found only then.
+  const bool any = any_special(a, mk) || any_special(b, nk) || any_special(c, mn);
+  if (any) {
+    for (int i = 0; i < M; ++i)
+      a_special_[static_cast<std::size_t>(i)] = any_special(a + static_cast<std::size_t>(i * K), static_cast<std::size_t>(K));
+    for (int j = 0; j < N; ++j)
+      b_special_[static_cast<std::size_t>(j)] = any_special(b + static_cast<std::size_t>(j * K), static_cast<std::size_t>(K));
+    for (std::size_t q = 0; q < mn; ++q) c_special_[q] = any_special(c + q, 1);
   }
-  for (int j = 0; j < N; ++j) {
-    bool s = false;
-    for (int k = 0; k < K; ++k) {
-      const std::uint64_t code = b[j * K + k];
-      s |= special_code(code);
-      bt_[static_cast<std::size_t>(k) * np + static_cast<std::size_t>(j)] = std::bit_cast<double>(code);
-    }
-    b_special_[static_cast<std::size_t>(j)] = s;
-    any |= s;
+  for (int j = 0; j < N; ++j)
+    for (int k = 0; k < K; ++k)
+      bt_[static_cast<std::size_t>(k) * np + static_cast<std::size_t>(j)] = std::bit_cast<double>(b[j * K + k]);
+  const bool packed = np == static_cast<std::size_t>(N);  // acc_ is C's and D's own layout
+  if (packed) {
+    std::memcpy(acc_.data(), c, mn * sizeof(double));
+  } else {
+    for (int i = 0; i < M; ++i)
+      std::memcpy(acc_.data() + static_cast<std::size_t>(i) * np, c + static_cast<std::size_t>(i * N),
+                  static_cast<std::size_t>(N) * sizeof(double));
   }
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      const std::uint64_t code = c[i * N + j];
-      const bool s = special_code(code);
-      c_special_[static_cast<std::size_t>(i * N + j)] = s;
-      any |= s;
-      acc_[static_cast<std::size_t>(i) * np + static_cast<std::size_t>(j)] = std::bit_cast<double>(code);
-    }
   {
     const HostRounding mode(s_.rounding);
     fma_tile(a, bt_.data(), acc_.data(), M, K, np_);
   }
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j)
-      d[i * N + j] = std::bit_cast<std::uint64_t>(acc_[static_cast<std::size_t>(i) * np + static_cast<std::size_t>(j)]);
+  if (packed) {
+    std::memcpy(d, acc_.data(), mn * sizeof(double));
+  } else {
+    for (int i = 0; i < M; ++i)
+      std::memcpy(d + static_cast<std::size_t>(i * N), acc_.data() + static_cast<std::size_t>(i) * np,
+                  static_cast<std::size_t>(N) * sizeof(double));
+  }
   return any;
 }
 
