@@ -64,6 +64,10 @@ std::optional<std::uint32_t> special_magnitudes(Type t) {
   return found[at];
 }
 
+// Whether WordFormat::decode takes the type's codes: a signed float type of at most 19 bits
+// (tf32's; special_magnitudes decodes each magnitude once) whose NaN and Inf codes are one range.
+bool lane_decodable(Type t) { return info(t).is_signed && info(t).bits <= 19 && special_magnitudes(t).has_value(); }
+
 // Whether every code of a scale type is NaN or a power of two (ue8m0): such a scale only adds its
 // exponent to a product's.
 bool powers_of_two(Type t) {
@@ -195,7 +199,7 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
     return WordFormat{mask,
                       mask >> 1,
                       static_cast<std::int32_t>((1U << ti.man_bits) - 1),
-                      takes_words(s) ? static_cast<std::int32_t>(*special_magnitudes(t)) : 0,
+                      lane_decodable(t) ? static_cast<std::int32_t>(*special_magnitudes(t)) : 0,
                       ti.man_bits,
                       ti.bits - 1,
                       ti.bias,
@@ -205,6 +209,8 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   };
   wa_ = word_format(s.a);
   wb_ = word_format(s.b);
+  lanes_a_ = lane_decodable(s.a);
+  lanes_b_ = lane_decodable(s.b);
   const auto mk = static_cast<std::size_t>(mp_) * static_cast<std::size_t>(s.k);
   bk_ = s.sparse ? 2 * s.k : s.k;
   const auto nk = static_cast<std::size_t>(np_) * static_cast<std::size_t>(bk_);
@@ -259,8 +265,40 @@ void BlockTile::decode_codes(const std::uint64_t* a, const std::uint64_t* b, boo
         dec.decode(row[natural ? k : order_[static_cast<std::size_t>(k)]], m[at], e[at]);
     }
   };
-  decode(da_, a, s_.m, s_.k, false, static_cast<std::size_t>(mp_), am_.data(), ae_.data());
-  decode(db_, b, s_.n, bk_, natural_b, static_cast<std::size_t>(np_), bm_.data(), be_.data());
+  const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
+  if (lanes_a_) decode_lanes(wa_, a, s_.m, s_.k, false, mp, am_.data(), ae_.data());
+  else decode(da_, a, s_.m, s_.k, false, mp, am_.data(), ae_.data());
+  if (lanes_b_) decode_lanes(wb_, b, s_.n, bk_, natural_b, np, bm_.data(), be_.data());
+  else decode(db_, b, s_.n, bk_, natural_b, np, bm_.data(), be_.data());
+}
+
+// 8 rows (columns of B) at a time: their codes of one k into a vector, decoded at once. Rows past
+// the last stay zero terms.
+PTXMMA_MULTIVERSION
+void BlockTile::decode_lanes(const WordFormat& format, const std::uint64_t* codes, int rows, int K, bool natural,
+                             std::size_t stride, float* m, std::int32_t* e) const {
+  const WordFormat f = format;  // locals: the stores below cannot change them
+  const int* order = order_.data();
+  for (int r0 = 0; r0 < rows; r0 += kLanes) {
+    const int lanes = std::min(kLanes, rows - r0);
+    const std::uint64_t* first = codes + static_cast<std::size_t>(r0 * K);
+    for (int k = 0; k < K; ++k) {
+      const std::uint64_t* code = first + (natural ? k : order[k]);
+      UInts w{};
+      for (int l = 0; l < lanes; ++l) w[l] = static_cast<std::uint32_t>(code[static_cast<std::size_t>(l * K)]);
+      Floats vm;
+      Ints ve;
+      f.decode(w, vm, ve);
+      if (lanes < kLanes) {
+        const Ints real = Ints{0, 1, 2, 3, 4, 5, 6, 7} < lanes;
+        vm = real ? vm : Floats{};
+        ve = real ? ve : Ints{} + ElementDecoder::kZeroExp;
+      }
+      const std::size_t at = static_cast<std::size_t>(k) * stride + static_cast<std::size_t>(r0);
+      std::memcpy(m + at, &vm, sizeof vm);
+      std::memcpy(e + at, &ve, sizeof ve);
+    }
+  }
 }
 
 // The significand (fraction and the hidden bit of a normal number) converted exactly and scaled

@@ -114,8 +114,11 @@ class BlockTile {
   // A's rows in block order; B's in block order too, or (natural) in their own order (sparse).
   void decode_codes(const std::uint64_t* a, const std::uint64_t* b, bool natural_b);
   void set_b_rows(const int* cols);  // b_at_ from the sparse rows' B rows
-  void decode_words(WordSource a, WordSource b);
   struct WordFormat;
+  // decode_codes for one operand whose type WordFormat decodes (lanes_a_, lanes_b_).
+  void decode_lanes(const WordFormat& f, const std::uint64_t* codes, int rows, int K, bool natural, std::size_t stride,
+                    float* m, std::int32_t* e) const;
+  void decode_words(WordSource a, WordSource b);
   template <int PerWord>
   void decode_words_of(const WordFormat& f, WordSource src, int rows, std::size_t stride, float* m,
                        std::int32_t* e) const;
@@ -166,8 +169,8 @@ class BlockTile {
   // The k in block order (a block's products contiguous), and where each block starts in it.
   std::vector<int> order_, block_start_;
   std::vector<std::uint32_t> slot_;  // the place of each k in order_
-  // An 8- or 16-bit element type decoded by arithmetic, 8 elements at once (decode_words): the
-  // same m and e as ElementDecoder's tables, without a table.
+  // An element type decoded by arithmetic, 8 elements at once (decode_words, decode_lanes): the
+  // same m and e as ElementDecoder's, without a table.
   struct WordFormat {
     std::uint32_t mask, mag_mask;  // the element's bits; less the sign (the magnitude)
     std::int32_t frac_mask;
@@ -178,6 +181,7 @@ class BlockTile {
     bool values, zeros_set_exponent;
     void decode(const UInts& code, Floats& m, Ints& e) const;
   } wa_, wb_;
+  bool lanes_a_, lanes_b_;  // decode_codes decodes A's (B's) codes 8 at a time by wa_ (wb_)
   std::int32_t frac_bits_;
   int chunk_;  // products per int32 sum: each is below 2^(F+2)
   bool chunked_ = false;  // some block has more products than chunk_
