@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <vector>
 
 #include "sim/error.hpp"
@@ -236,20 +238,25 @@ std::vector<MmaExecutor::BitRun> MmaExecutor::bit_runs(const std::vector<Source>
 void MmaExecutor::gather(const std::vector<Source>& src, Type t, WarpOperand op, std::vector<std::uint64_t>& out) const {
   const int bits = element_bits(t, v_.container);
   const std::uint32_t* w = op.words.data();
-  if (bits == 64) {
-    for (std::size_t i = 0; i < src.size(); ++i)
-      out[i] = w[src[i].word] | (static_cast<std::uint64_t>(w[src[i].word + 1]) << 32);
+  // Locals: the stores below cannot change them.
+  const Source* from = src.data();
+  std::uint64_t* to = out.data();
+  const std::size_t n = src.size();
+  if (bits == 64) {  // two consecutive words, low first: one load on a little-endian host
+    for (std::size_t i = 0; i < n; ++i) {
+      if constexpr (std::endian::native == std::endian::little)
+        std::memcpy(&to[i], w + from[i].word, sizeof(std::uint64_t));
+      else
+        to[i] = w[from[i].word] | (static_cast<std::uint64_t>(w[from[i].word + 1]) << 32);
+    }
     return;
   }
   const std::uint32_t mask = bits == 32 ? ~0U : (1U << bits) - 1;
   const TypeInfo& ti = info(t);
-  // element_code: FP6/FP4 leave their container, tf32 its b32. Locals: the stores below cannot
-  // change them.
+  // element_code: FP6/FP4 leave their container, tf32 its b32.
   const int code_shift = in_container(t) ? container_shift(t, v_.container) : ti.shift;
   const std::uint64_t code_mask = ti.mask();
-  const Source* from = src.data();
-  std::uint64_t* to = out.data();
-  for (std::size_t i = 0; i < src.size(); ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
+  for (std::size_t i = 0; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
 }
 
 void MmaExecutor::gather_bits(const std::vector<BitRun>& runs, WarpOperand op, std::vector<std::uint32_t>& halves,
@@ -282,9 +289,11 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
     gather(b_src_, v_.b, b, b_codes_);
   }
   if (!c_word_.empty()) {
-    const std::uint32_t* word = c_word_.data();
+    const std::uint32_t* word = c_word_.data();  // locals: the stores below cannot change them
+    const std::uint32_t* from = c.words.data();
     std::uint64_t* code = c_codes_.data();
-    for (std::size_t i = 0; i < c_word_.size(); ++i) code[i] = c.words[word[i]];
+    const std::size_t count = c_word_.size();
+    for (std::size_t i = 0; i < count; ++i) code[i] = from[word[i]];
   } else {
     gather(c_src_, v_.c, c, c_codes_);
   }
@@ -326,26 +335,34 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   const int bits = element_bits(v_.d, v_.container);
   const TypeInfo& di = info(v_.d);
   const std::uint32_t mask = bits >= 32 ? ~0U : (1U << bits) - 1;
+  // Locals: the stores to d cannot change them.
+  std::uint32_t* words = d.data();
+  const std::uint64_t* codes = d_codes_.data();
   if (!d_word_.empty()) {
     const std::uint32_t* word = d_word_.data();
-    const std::uint64_t* code = d_codes_.data();
-    for (std::size_t i = 0; i < d_word_.size(); ++i) d[word[i]] = static_cast<std::uint32_t>(code[i]);
+    const std::size_t count = d_word_.size();
+    for (std::size_t i = 0; i < count; ++i) words[word[i]] = static_cast<std::uint32_t>(codes[i]);
     return;
   }
+  const Source* dsts = d_dst_.data();
+  const std::size_t count = d_dst_.size();
   if (bits == 32) {
     const int code_shift = di.shift;
-    for (std::size_t out = 0; out < d_dst_.size(); ++out)
-      d[d_dst_[out].word] = static_cast<std::uint32_t>(d_codes_[out] << code_shift);
+    for (std::size_t out = 0; out < count; ++out) words[dsts[out].word] = static_cast<std::uint32_t>(codes[out] << code_shift);
     return;
   }
-  for (std::size_t out = 0; out < d_dst_.size(); ++out) {
-    const std::uint64_t code = d_codes_[out];
-    const Source& dst = d_dst_[out];
+  for (std::size_t out = 0; out < count; ++out) {
+    const std::uint64_t code = codes[out];
+    const Source& dst = dsts[out];
     if (bits == 64) {
-      d[dst.word] = static_cast<std::uint32_t>(code);
-      d[dst.word + 1] = static_cast<std::uint32_t>(code >> 32);
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&words[dst.word], &code, sizeof code);
+      } else {
+        words[dst.word] = static_cast<std::uint32_t>(code);
+        words[dst.word + 1] = static_cast<std::uint32_t>(code >> 32);
+      }
     } else {
-      d[dst.word] = (d[dst.word] & ~(mask << dst.shift)) |
+      words[dst.word] = (words[dst.word] & ~(mask << dst.shift)) |
                     ((static_cast<std::uint32_t>(container_of(di, code)) & mask) << dst.shift);
     }
   }

@@ -73,11 +73,34 @@ FmaTile::FmaTile(const TileSpec& s)
 
 namespace {
 
-// Whether any of n f64 codes is NaN or Inf: one pass with no branch per code (vector code).
+constexpr std::uint64_t kExpAll = 0x7ffULL << 52;  // NaN and Inf: every exponent bit set
+
+// Whether any of n f64 codes is NaN or Inf.
 bool any_special(const std::uint64_t* codes, std::size_t n) {
-  constexpr std::uint64_t exp_all = 0x7ffULL << 52;
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < n; ++i) seen |= static_cast<std::uint64_t>((codes[i] & exp_all) == exp_all);
+  for (std::size_t i = 0; i < n; ++i) seen |= static_cast<std::uint64_t>((codes[i] & kExpAll) == kExpAll);
+  return seen != 0;
+}
+
+// B into bt (k-major, np per row) and C into acc (np per row); whether A, B or C holds a NaN or
+// Inf. One pass with no branch per code, in vector code where the CPU has AVX2.
+PTXMMA_MULTIVERSION
+bool prepare(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, double* bt, double* acc, int m,
+             int n, int k, int np) {
+  std::uint64_t seen = 0;
+  for (int x = 0; x < m * k; ++x) seen |= static_cast<std::uint64_t>((a[x] & kExpAll) == kExpAll);
+  for (int j = 0; j < n; ++j)
+    for (int kk = 0; kk < k; ++kk) {
+      const std::uint64_t code = b[j * k + kk];
+      seen |= static_cast<std::uint64_t>((code & kExpAll) == kExpAll);
+      bt[kk * np + j] = std::bit_cast<double>(code);
+    }
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const std::uint64_t code = c[i * n + j];
+      seen |= static_cast<std::uint64_t>((code & kExpAll) == kExpAll);
+      acc[i * np + j] = std::bit_cast<double>(code);
+    }
   return seen != 0;
 }
 
@@ -86,38 +109,22 @@ bool any_special(const std::uint64_t* codes, std::size_t n) {
 bool FmaTile::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
   const int M = s_.m, N = s_.n, K = s_.k;
   const auto np = static_cast<std::size_t>(np_);
-  const auto mk = static_cast<std::size_t>(M * K), nk = static_cast<std::size_t>(N * K), mn = static_cast<std::size_t>(M * N);
   // Most tiles hold no NaN or Inf: the rows, columns and C elements that do are found only then.
-  const bool any = any_special(a, mk) || any_special(b, nk) || any_special(c, mn);
+  const bool any = prepare(a, b, c, bt_.data(), acc_.data(), M, N, K, np_);
   if (any) {
     for (int i = 0; i < M; ++i)
       a_special_[static_cast<std::size_t>(i)] = any_special(a + static_cast<std::size_t>(i * K), static_cast<std::size_t>(K));
     for (int j = 0; j < N; ++j)
       b_special_[static_cast<std::size_t>(j)] = any_special(b + static_cast<std::size_t>(j * K), static_cast<std::size_t>(K));
-    for (std::size_t q = 0; q < mn; ++q) c_special_[q] = any_special(c + q, 1);
-  }
-  for (int j = 0; j < N; ++j)
-    for (int k = 0; k < K; ++k)
-      bt_[static_cast<std::size_t>(k) * np + static_cast<std::size_t>(j)] = std::bit_cast<double>(b[j * K + k]);
-  const bool packed = np == static_cast<std::size_t>(N);  // acc_ is C's and D's own layout
-  if (packed) {
-    std::memcpy(acc_.data(), c, mn * sizeof(double));
-  } else {
-    for (int i = 0; i < M; ++i)
-      std::memcpy(acc_.data() + static_cast<std::size_t>(i) * np, c + static_cast<std::size_t>(i * N),
-                  static_cast<std::size_t>(N) * sizeof(double));
+    for (std::size_t q = 0; q < static_cast<std::size_t>(M * N); ++q) c_special_[q] = any_special(c + q, 1);
   }
   {
     const HostRounding mode(s_.rounding);
     fma_tile(a, bt_.data(), acc_.data(), M, K, np_);
   }
-  if (packed) {
-    std::memcpy(d, acc_.data(), mn * sizeof(double));
-  } else {
-    for (int i = 0; i < M; ++i)
-      std::memcpy(d + static_cast<std::size_t>(i * N), acc_.data() + static_cast<std::size_t>(i) * np,
-                  static_cast<std::size_t>(N) * sizeof(double));
-  }
+  for (int i = 0; i < M; ++i)
+    std::memcpy(d + static_cast<std::size_t>(i * N), acc_.data() + static_cast<std::size_t>(i) * np,
+                static_cast<std::size_t>(N) * sizeof(double));
   return any;
 }
 
