@@ -80,13 +80,35 @@ void SparseMetadata::undefined(SparsePattern p, const Source& src, unsigned nibb
 
 void SparseMetadata::row_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
                                  int* cols) const {
-  const int w = chunk_columns(p), per = stored_per_chunk(p);
-  for (int c = 0; c < chunks; ++c) {
-    const Source& src = source(sel, row, c);
-    const unsigned nibble = (meta[src.lane] >> (4 * src.nibble)) & 0xFU;
-    int* at = cols + c * per;
-    if (const char* why = chunk_columns(p, nibble, ordered, at)) undefined(p, src, nibble, row, c, why);
-    for (int s = 0; s < per; ++s) at[s] += c * w;
+  // Locals, and one loop per pattern: the stores to cols could otherwise change what the loop
+  // reads (GCC reloaded the table and recomputed each source's index per chunk).
+  const int count = chunks;
+  const Source* src = sources_.data() + static_cast<std::size_t>((sel * rows + row) * count);
+  const std::uint32_t* words = meta.data();
+  const auto nibble_of = [&](int c) { return (words[src[c].lane] >> (4 * src[c].nibble)) & 0xFU; };
+  const auto check = [&](int c, unsigned nibble) {
+    int unused[4];
+    if (const char* why = chunk_columns(p, nibble, ordered, unused)) undefined(p, src[c], nibble, row, c, why);
+  };
+  if (p == SparsePattern::one_of_two) {
+    for (int c = 0; c < count; ++c) {
+      const unsigned nibble = nibble_of(c);
+      if (nibble != 0b0100 && nibble != 0b1110) check(c, nibble);
+      cols[c] = 2 * c + (nibble == 0b1110 ? 1 : 0);
+    }
+    return;
+  }
+  for (int c = 0; c < count; ++c) {
+    const unsigned nibble = nibble_of(c);
+    const int idx0 = static_cast<int>(nibble & 3), idx1 = static_cast<int>(nibble >> 2);
+    if (idx0 == idx1 || (ordered && idx0 > idx1)) check(c, nibble);
+    if (p == SparsePattern::two_of_four) {
+      cols[2 * c] = 4 * c + idx0;
+      cols[2 * c + 1] = 4 * c + idx1;
+    } else {  // 4:8: stored elements 0-1 fill pair idx0, 2-3 pair idx1
+      int* at = cols + 4 * c;
+      at[0] = 8 * c + 2 * idx0, at[1] = 8 * c + 2 * idx0 + 1, at[2] = 8 * c + 2 * idx1, at[3] = 8 * c + 2 * idx1 + 1;
+    }
   }
 }
 
