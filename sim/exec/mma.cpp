@@ -369,8 +369,12 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
 }
 
 void MmaExecutor::fill_columns(SparseInput e) const {
-  const int half = v_.shape.k / 2;
-  for (int row = 0; row < v_.shape.m; ++row) columns_of(e, row, &columns_[static_cast<std::size_t>(row * half)]);
+  const int half = v_.shape.k / 2, rows = v_.shape.m;  // locals: the stores cannot change them
+  int* cols = columns_.data();
+  const SparseMetadata& meta = *v_.metadata;
+  const SparsePattern pattern = v_.pattern;
+  const bool ordered = v_.sparse == Sparsity::ordered;
+  for (int row = 0; row < rows; ++row) meta.row_columns(pattern, ordered, e.meta, e.selector, row, cols + row * half);
 }
 
 void MmaExecutor::run_sparse(SparseInput e) const {

@@ -669,11 +669,12 @@ bool BlockTile::takes_words(const TileSpec& s) {
 }
 
 void BlockTile::set_b_rows(const int* cols) {
-  const int K = s_.k;
-  for (int i = 0; i < s_.m; ++i)
-    for (int p = 0; p < K; ++p)
-      b_at_[static_cast<std::size_t>(i * K + p)] =
-          static_cast<std::uint32_t>(cols[i * K + order_[static_cast<std::size_t>(p)]] * np_);
+  const int K = s_.k, M = s_.m;  // locals: the stores below cannot change them
+  const auto np = static_cast<std::uint32_t>(np_);
+  const int* order = order_.data();
+  std::uint32_t* at = b_at_.data();
+  for (int i = 0; i < M; ++i, at += K, cols += K)
+    for (int p = 0; p < K; ++p) at[p] = static_cast<std::uint32_t>(cols[order[p]]) * np;
 }
 
 void BlockTile::run_sparse(const std::uint64_t* a, const std::uint64_t* b, const int* cols, const std::uint64_t* c,
