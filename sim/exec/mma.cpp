@@ -351,20 +351,23 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
     for (std::size_t out = 0; out < count; ++out) words[dsts[out].word] = static_cast<std::uint32_t>(codes[out] << code_shift);
     return;
   }
-  for (std::size_t out = 0; out < count; ++out) {
-    const std::uint64_t code = codes[out];
-    const Source& dst = dsts[out];
-    if (bits == 64) {
+  if (bits == 64) {
+    for (std::size_t out = 0; out < count; ++out) {
+      const std::uint64_t code = codes[out];
       if constexpr (std::endian::native == std::endian::little) {
-        std::memcpy(&words[dst.word], &code, sizeof code);
+        std::memcpy(&words[dsts[out].word], &code, sizeof code);
       } else {
-        words[dst.word] = static_cast<std::uint32_t>(code);
-        words[dst.word + 1] = static_cast<std::uint32_t>(code >> 32);
+        words[dsts[out].word] = static_cast<std::uint32_t>(code);
+        words[dsts[out].word + 1] = static_cast<std::uint32_t>(code >> 32);
       }
-    } else {
-      words[dst.word] = (words[dst.word] & ~(mask << dst.shift)) |
-                    ((static_cast<std::uint32_t>(container_of(di, code)) & mask) << dst.shift);
     }
+    return;
+  }
+  const int code_shift = di.shift;  // container_of
+  for (std::size_t out = 0; out < count; ++out) {
+    const Source dst = dsts[out];
+    const auto element = static_cast<std::uint32_t>(codes[out] << code_shift) & mask;
+    words[dst.word] = (words[dst.word] & ~(mask << dst.shift)) | element << dst.shift;
   }
 }
 

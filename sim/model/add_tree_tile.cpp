@@ -102,6 +102,39 @@ void apply(const std::vector<int>& postfix, const float* a, const float* bt, con
            int k) {
   const auto mn = static_cast<std::size_t>(m * n);
   float* top = stack;  // one past the top entry
+  if (n % 8 == 0) {  // whole vectors of 8 columns (m8n8k4): no overlap checks, no tails
+    for (const int op : postfix) {
+      if (op == AddTree::kAdd) {
+        float* const x = top - 2 * mn;
+        const float* const y = top - mn;
+        for (std::size_t q = 0; q < mn; q += 8) {
+          Floats8 u, v;
+          std::memcpy(&u, x + q, sizeof u);
+          std::memcpy(&v, y + q, sizeof v);
+          u += v;
+          std::memcpy(x + q, &u, sizeof u);
+        }
+        top -= mn;
+        continue;
+      }
+      if (op == AddTree::kZero) {
+        std::fill(top, top + mn, 0.0F);
+      } else if (op == AddTree::kC) {
+        std::memcpy(top, c, mn * sizeof(float));
+      } else {
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; j += 8) {
+            Floats8 y;
+            std::memcpy(&y, bt + op * n + j, sizeof y);
+            const float x = a[i * k + op];
+            y = Floats8{x, x, x, x, x, x, x, x} * y;
+            std::memcpy(top + i * n + j, &y, sizeof y);
+          }
+      }
+      top += mn;
+    }
+    return;
+  }
   for (const int op : postfix) {
     if (op == AddTree::kAdd) {
       float* const x = top - 2 * mn;
