@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "sim/model/simd.hpp"
 #include "sim/numeric/exact.hpp"
 #include "sim/numeric/f32_bits.hpp"
 #include "sim/numeric/fields.hpp"
@@ -15,6 +16,17 @@
 #include "sim/numeric/rounding.hpp"
 
 namespace ptxmma {
+namespace {
+
+// The element codes of n sources (gather's loop), in vector code where the CPU has AVX2 (its
+// gathers and per-lane shifts).
+PTXMMA_MULTIVERSION
+void gather_codes(const std::uint32_t* w, const MmaExecutor::Source* from, std::size_t n, std::uint32_t mask,
+                  int code_shift, std::uint32_t code_mask, std::uint64_t* to) {
+  for (std::size_t i = 0; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
+}
+
+}  // namespace
 
 std::uint64_t MmaExecutor::element(Operand o, WarpOperand op, int problem, int row, int col) const {
   const RegisterCodec codec = v_.codec(o);
@@ -256,7 +268,7 @@ void MmaExecutor::gather(const std::vector<Source>& src, Type t, WarpOperand op,
   // element_code: FP6/FP4 leave their container, tf32 its b32.
   const int code_shift = in_container(t) ? container_shift(t, v_.container) : ti.shift;
   const std::uint64_t code_mask = ti.mask();
-  for (std::size_t i = 0; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
+  gather_codes(w, from, n, mask, code_shift, static_cast<std::uint32_t>(code_mask), to);
 }
 
 void MmaExecutor::gather_bits(const std::vector<BitRun>& runs, WarpOperand op, std::vector<std::uint32_t>& halves,

@@ -55,13 +55,13 @@ class MmaExecutor {
   std::uint64_t explain(WarpOperand a, WarpOperand b, WarpOperand c, int problem, int row, int col,
                         DotTrace& trace, SparseInput e = {}, ScaleInput s = {}) const;
   [[nodiscard]] const MatrixVariant& variant() const { return v_; }
-
- private:
   // Where an element sits: word index in the lane-major operand, and its bit offset.
   struct Source {
     std::uint32_t word;
     std::uint32_t shift;
   };
+
+ private:
   // A run of consecutive b1 elements in one register word that land in one 32-bit half of a
   // word of packed bits.
   struct BitRun {
