@@ -44,9 +44,9 @@ typedef BlockTile::Doubles Doubles;
   return any(((x & 0x7c00U) == 0x7c00U) | ((y & 0x7c00U) == 0x7c00U));
 }
 
-// The magnitudes (codes without the sign) from which a signed 8- or 16-bit type's codes are NaN or Inf
-// (2^(bits - 1): none), where its specials are such a range (every type the word path takes).
-// Found once per type, by decoding every magnitude.
+// The magnitudes (codes without the sign) from which a signed type's codes are NaN or Inf
+// (2^(bits - 1): none), where its specials are such a range (every type the word and lane paths
+// take). Found once per type, by decoding every magnitude (2^18 for tf32).
 std::optional<std::uint32_t> special_magnitudes(Type t) {
   static std::array<std::once_flag, 32> once;
   static std::array<std::optional<std::uint32_t>, 32> found;
