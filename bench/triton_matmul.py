@@ -2,14 +2,15 @@
 """Issue 19's whole-grid benchmark: the corpus's Triton fp16 matmuls (tests/kernels) at M = N = K
 = SIZE, run by `ptxmma run` on every CTA of the grid, in CPU seconds.
 
-    python3 bench/triton_matmul.py build/ptxmma [--size 1024] [--kernels sm80,sm90a,tma]
+    python3 bench/triton_matmul.py build/ptxmma [--size 1024] [--kernels sm80,sm90a,tma] [--jobs 1,2]
 
 Kernels: `sm80` (cp.async + mma.sync), `sm90a` (wgmma), `tma` (TMA + mbarrier + wgmma, with the
 driver's tensor maps written by ptxmma from STATE.yaml). A and B are f16 in [-1, 1) from a fixed
 seed, given to the run as a binary file; C comes back through --save-global and a few of its
 elements are checked against a float64 dot product (a check that the run computed the product,
 not of bits: the corpus tests check bits). Prints one line per kernel: CTAs, CPU seconds (user +
-system of the ptxmma process), wall seconds.
+system of the ptxmma process), wall seconds. --jobs runs each kernel with each number of threads
+(`ptxmma run -j N`) and checks that C is the same, byte for byte, for all of them.
 """
 import argparse
 import os
@@ -54,6 +55,7 @@ def main():
     ap.add_argument("--size", type=int, default=1024)
     ap.add_argument("--kernels", default="sm80,sm90a,tma")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", default="1", help="threads of ptxmma run, comma-separated: each is run")
     args = ap.parse_args()
     n = args.size
     if n % 64:
@@ -72,24 +74,33 @@ def main():
                 "ntid: [128, 1, 1]\nnctaid: [%d, 1, 1]\ndynamic_shared: %d\nparams: [%s]\n"
                 "global:\n  - {address: %s, file: ab.bin}\n"
                 % (ctas, shared, ", ".join(str(p) for p in params(kernel, n)), hex(A_ADDR)))
-            out = Path(tmp, "c.bin")
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.monotonic()
-            r = subprocess.run([args.ptxmma, "run", str(ROOT / ptx), "--init", str(state), "--no-registers",
-                                "--max-steps", str(1 << 30), "--save-global", "%s:%d=%s" % (hex(C_ADDR), 4 * n * n, out)],
-                               capture_output=True, text=True)
-            wall = time.monotonic() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if r.returncode:
-                sys.exit("%s: ptxmma run failed:\n%s%s" % (kernel, r.stdout[-2000:], r.stderr[-2000:]))
-            c = struct.unpack("<%df" % (n * n), out.read_bytes())
-            for _ in range(16):
-                i, j = rng.randrange(n), rng.randrange(n)
-                want = sum(a[i * n + k] * a[n * n + k * n + j] for k in range(n))
-                if abs(c[i * n + j] - want) > 1e-3 * (1 + abs(want)):
-                    sys.exit("%s: C[%d, %d] = %r, not the product %r" % (kernel, i, j, c[i * n + j], want))
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            print("%-6s %dx%dx%d, %d CTAs: %.2f s of CPU, %.2f s wall" % (kernel, n, n, n, ctas, cpu, wall))
+            first = None
+            for jobs in args.jobs.split(","):
+                out = Path(tmp, "c.bin")
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.monotonic()
+                r = subprocess.run([args.ptxmma, "run", str(ROOT / ptx), "--init", str(state), "--no-registers",
+                                    "--max-steps", str(1 << 30), "--jobs", jobs,
+                                    "--save-global", "%s:%d=%s" % (hex(C_ADDR), 4 * n * n, out)],
+                                   capture_output=True, text=True)
+                wall = time.monotonic() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if r.returncode:
+                    sys.exit("%s: ptxmma run failed:\n%s%s" % (kernel, r.stdout[-2000:], r.stderr[-2000:]))
+                raw = out.read_bytes()
+                if first is None:
+                    first = raw
+                elif raw != first:
+                    sys.exit("%s: C with --jobs %s differs from C with --jobs %s" % (kernel, jobs, args.jobs.split(",")[0]))
+                c = struct.unpack("<%df" % (n * n), raw)
+                for _ in range(16):
+                    i, j = rng.randrange(n), rng.randrange(n)
+                    want = sum(a[i * n + k] * a[n * n + k * n + j] for k in range(n))
+                    if abs(c[i * n + j] - want) > 1e-3 * (1 + abs(want)):
+                        sys.exit("%s: C[%d, %d] = %r, not the product %r" % (kernel, i, j, c[i * n + j], want))
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                print("%-6s %dx%dx%d, %d CTAs, --jobs %s: %.2f s of CPU, %.2f s wall"
+                      % (kernel, n, n, n, ctas, jobs, cpu, wall), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <memory>
 #include <set>
 #include <ostream>
+#include <thread>
 
 #include "isa/ptx_opcodes.hpp"
 #include "sim/error.hpp"
@@ -448,15 +452,6 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   std::vector<exec::SemanticSpec> table;
   exec::register_all(table);
   const auto decoders = ptx::opcode_table();
-  const ModelSet* models = nullptr;
-  const auto model_of = [&](const Instruction& ins, const std::string& family, Type a, Type d) -> const Model& {
-    try {
-      if (!models) models = &models_for(opts_.arch);
-      return models->select(family, a, d);
-    } catch (const Error& e) {
-      throw located(prog_, ins, fmt::format("'{}': no rounding model on {}: {}", ins.text, opts_.arch, e.what()));
-    }
-  };
   for (const Instruction& ins : prog_.code) {
     const ptx::OpcodeSpec& spec = decoders[static_cast<std::size_t>(ins.family)];
     prep->flows.push_back(spec.flow);
@@ -471,27 +466,12 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
       throw located(prog_, ins, fmt::format("'{}' is decoded but the interpreter cannot execute it", ins.text));
     prep->fns.push_back(fn);
     prep->alu.push_back(spec.flow == ptx::Flow::normal ? exec::prepare_warp_alu(ins, widths_) : exec::WarpAlu{});
-    std::unique_ptr<MmaExecutor> mx;
-    if (ins.d.mma) {
-      const MatrixVariant& v = *ins.d.mma->variant;
-      MmaOptions mo;
-      mo.rounding = ins.d.mma->rounding.value_or(Rounding::rn);
-      mo.satfinite = v.satfinite;
-      mx = std::make_unique<MmaExecutor>(v, model_of(ins, v.family, v.a, v.d), mo);
-    }
-    prep->mma.push_back(std::move(mx));
-    std::unique_ptr<WgmmaExecutor> wx;
-    if (ins.d.wgmma) {
-      const MatrixVariant& v = *ins.d.wgmma->ins.variant;
-      if (block_threads_ % 128 != 0 || warps_ % 4 != 0)
-        throw located(prog_, ins,
-                      fmt::format("'{}' needs whole warpgroups of 128 threads; {}", ins.text,
-                                  warps_ == 1 && block_warps > 1
-                                      ? fmt::format("only warp {} runs", first_warp_)
-                                      : fmt::format("the block has {} threads", block_threads_)));
-      wx = std::make_unique<WgmmaExecutor>(v, model_of(ins, v.family, v.a, v.d), ins.d.wgmma->operands);
-    }
-    prep->wgmma.push_back(std::move(wx));
+    if (ins.d.wgmma && (block_threads_ % 128 != 0 || warps_ % 4 != 0))
+      throw located(prog_, ins,
+                    fmt::format("'{}' needs whole warpgroups of 128 threads; {}", ins.text,
+                                warps_ == 1 && block_warps > 1 ? fmt::format("only warp {} runs", first_warp_)
+                                                               : fmt::format("the block has {} threads", block_threads_)));
+    add_executors(ins, *prep);
     exec::Builtin b = exec::Builtin::none;
     if (spec.flow == ptx::Flow::call) {
       const ptx::Function& f = prog_.functions[static_cast<std::size_t>(ins.d.mode)];
@@ -509,6 +489,69 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
   }
   prep->ipdom = post_dominators(prog_);
   prep_ = std::move(prep);
+}
+
+void Machine::add_executors(const Instruction& ins, Prepared& prep) const {
+  const auto model_of = [&](const std::string& family, Type a, Type d) -> const Model& {
+    try {
+      return models_for(opts_.arch).select(family, a, d);
+    } catch (const Error& e) {
+      throw located(prog_, ins, fmt::format("'{}': no rounding model on {}: {}", ins.text, opts_.arch, e.what()));
+    }
+  };
+  std::unique_ptr<MmaExecutor> mx;
+  if (ins.d.mma) {
+    const MatrixVariant& v = *ins.d.mma->variant;
+    MmaOptions mo;
+    mo.rounding = ins.d.mma->rounding.value_or(Rounding::rn);
+    mo.satfinite = v.satfinite;
+    mx = std::make_unique<MmaExecutor>(v, model_of(v.family, v.a, v.d), mo);
+  }
+  prep.mma.push_back(std::move(mx));
+  std::unique_ptr<WgmmaExecutor> wx;
+  if (ins.d.wgmma) {
+    const MatrixVariant& v = *ins.d.wgmma->ins.variant;
+    wx = std::make_unique<WgmmaExecutor>(v, model_of(v.family, v.a, v.d), ins.d.wgmma->operands);
+  }
+  prep.wgmma.push_back(std::move(wx));
+}
+
+std::shared_ptr<const Machine::Prepared> Machine::prepared_copy() const {
+  auto prep = std::make_shared<Prepared>();
+  prep->fns = prep_->fns;
+  prep->flows = prep_->flows;
+  prep->collective = prep_->collective;
+  prep->regs_used = prep_->regs_used;
+  prep->ipdom = prep_->ipdom;
+  prep->builtin = prep_->builtin;
+  for (const Instruction& ins : prog_.code) add_executors(ins, *prep);
+  return prep;
+}
+
+Machine::Machine(Machine& grid, int cluster, std::shared_ptr<const Prepared> prep, std::shared_mutex& lock)
+    : prog_(grid.prog_),
+      opts_(grid.opts_),
+      warps_(grid.warps_),
+      first_warp_(grid.first_warp_),
+      block_threads_(grid.block_threads_),
+      widths_(grid.widths_),
+      frame_bytes_(grid.frame_bytes_),
+      prep_(std::move(prep)) {
+  // What it prints or reports is kept for the commit; it runs to its end without a trace.
+  opts_.trace = nullptr;
+  opts_.print = nullptr;
+  opts_.progress = nullptr;
+  opts_.jobs = 1;
+  grid_.shape = grid.grid_.shape;
+  grid_.constant = grid.grid_.constant;
+  grid_.param = grid.grid_.param;
+  grid_.global = Memory::overlay(grid.grid_.global, lock);
+  ClusterRun& run = clusters_.emplace_back();
+  for (const int c : grid.clusters_[static_cast<std::size_t>(cluster)].ctas) {
+    run.ctas.push_back(static_cast<int>(ctas_.size()));
+    ctas_.push_back(grid.ctas_[static_cast<std::size_t>(c)]);
+  }
+  cluster_of_.assign(ctas_.size(), 0);
 }
 
 std::string Machine::warp_name(int c, int w) const {
@@ -590,6 +633,11 @@ std::uint32_t Machine::sync_epoch(int c) const {
 }
 
 void Machine::start() {
+  reset();
+  begin_cluster();
+}
+
+void Machine::reset() {
   sum_ = RunSummary{};
   reported_.assign(prog_.code.size(), 0);
   sum_.steps.assign(static_cast<std::size_t>(ctas()) * static_cast<std::size_t>(threads()), 0);
@@ -605,7 +653,6 @@ void Machine::start() {
   cur_ = 0;
   started_ = true;
   finished_ = false;
-  begin_cluster();
 }
 
 // The CTAs of the cluster about to run start together.
@@ -642,10 +689,138 @@ void Machine::begin_cta() {
 }
 
 RunSummary Machine::run() {
+  if (!started_ && opts_.jobs > 1 && !opts_.trace && clusters_.size() > 1) return run_parallel();
   if (!started_) start();
   while (step()) {
   }
   return sum_;
+}
+
+// Workers run clusters ahead, each on its own Machine with global memory as an overlay; this
+// thread commits them in order. A cluster's run stands when nothing committed since has changed
+// a page it read (Memory::current) and no kernel check has reported since it started (reports
+// are made once an instruction, so earlier ones change what it reports); else it runs again here,
+// where nothing commits meanwhile. Its output, warnings and error come out at its commit, so the
+// first error in cluster order is the one thrown, with everything before it.
+RunSummary Machine::run_parallel() {
+  reset();
+  const int n = static_cast<int>(clusters_.size());
+  const int jobs = std::min(opts_.jobs, n);
+  const int window = 2 * jobs;  // clusters run ahead of the commit, done or running
+  struct Result {
+    std::unique_ptr<Machine> m;
+    std::exception_ptr error;
+    std::uint64_t reports = 0;  // the count of commits that added kernel-check reports, when it started
+    bool done = false;
+  };
+  std::shared_mutex global_lock;
+  std::mutex mu;  // guards the fields below, and reported_ while workers copy it
+  std::condition_variable cv;
+  std::vector<Result> results(static_cast<std::size_t>(n));
+  int next = 0, committed = 0;
+  std::uint64_t reports = 0;
+  std::atomic<bool> stop = false;
+  const auto run_cluster = [&](int k, std::shared_ptr<const Prepared> prep, std::vector<std::uint8_t> reported,
+                               const std::atomic<bool>* cancel) {
+    Result r;
+    try {
+      r.m.reset(new Machine(*this, k, std::move(prep), global_lock));  // a private constructor
+      r.m->start();
+      r.m->reported_ = std::move(reported);
+      while ((!cancel || !cancel->load(std::memory_order_relaxed)) && r.m->step()) {
+      }
+    } catch (...) {
+      r.error = std::current_exception();
+    }
+    r.done = true;
+    return r;
+  };
+  // Executors of each thread's own: the first worker uses the grid's, this thread makes a set when
+  // it first runs a cluster again.
+  std::vector<std::shared_ptr<const Prepared>> preps{prep_};
+  for (int j = 1; j < jobs; ++j) preps.push_back(prepared_copy());
+  std::shared_ptr<const Prepared> again;
+  std::vector<std::thread> workers;
+  for (int j = 0; j < jobs; ++j)
+    workers.emplace_back([&, j] {
+      while (true) {
+        int k = 0;
+        std::vector<std::uint8_t> reported;
+        std::uint64_t gen = 0;
+        {
+          std::unique_lock lock(mu);
+          cv.wait(lock, [&] { return stop || next >= n || next < committed + window; });
+          if (stop || next >= n) return;
+          k = next++;
+          reported = reported_;
+          gen = reports;
+        }
+        Result r = run_cluster(k, preps[static_cast<std::size_t>(j)], std::move(reported), &stop);
+        r.reports = gen;
+        {
+          const std::lock_guard lock(mu);
+          results[static_cast<std::size_t>(k)] = std::move(r);
+        }
+        cv.notify_all();
+      }
+    });
+  std::exception_ptr failure;
+  try {
+    for (int k = 0; k < n; ++k) {
+      Result r;
+      {
+        std::unique_lock lock(mu);
+        cv.wait(lock, [&] { return results[static_cast<std::size_t>(k)].done; });
+        r = std::move(results[static_cast<std::size_t>(k)]);
+      }
+      if (!r.m || r.reports != reports || !r.m->grid_.global.current()) {
+        if (!again) again = prepared_copy();
+        r = run_cluster(k, again, reported_, nullptr);
+      }
+      if (!r.m) std::rethrow_exception(r.error);
+      cur_cluster_ = k;
+      const std::vector<std::uint8_t> before = reported_;
+      {
+        const std::lock_guard lock(mu);
+        adopt(*r.m, k);
+        if (reported_ != before) ++reports;
+        ++committed;
+      }
+      cv.notify_all();
+      if (r.error) std::rethrow_exception(r.error);
+      if (opts_.progress) opts_.progress(static_cast<std::uint64_t>(k) + 1, clusters_.size());
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  {
+    const std::lock_guard lock(mu);
+    stop = true;
+  }
+  cv.notify_all();
+  for (std::thread& t : workers) t.join();
+  if (failure) std::rethrow_exception(failure);
+  cur_cta_ = clusters_.back().ctas.back();
+  finished_ = true;
+  return sum_;
+}
+
+void Machine::adopt(Machine& w, int cluster) {
+  w.grid_.global.commit();
+  sum_.warp_instructions += w.sum_.warp_instructions;
+  const auto t = static_cast<std::size_t>(threads()), nw = static_cast<std::size_t>(warps_);
+  const std::vector<int>& members = clusters_[static_cast<std::size_t>(cluster)].ctas;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const auto c = static_cast<std::size_t>(members[i]);
+    std::copy_n(w.sum_.steps.begin() + static_cast<std::ptrdiff_t>(i * t), t, sum_.steps.begin() + static_cast<std::ptrdiff_t>(c * t));
+    std::copy_n(w.sum_.exited.begin() + static_cast<std::ptrdiff_t>(i * nw), nw,
+                sum_.exited.begin() + static_cast<std::ptrdiff_t>(c * nw));
+    ctas_[c] = std::move(w.ctas_[i]);
+    runs_[c].is = w.runs_[i].is;
+  }
+  sum_.warnings.insert(sum_.warnings.end(), w.sum_.warnings.begin(), w.sum_.warnings.end());
+  if (!w.sum_.printed.empty()) print(w.sum_.printed);
+  reported_ = std::move(w.reported_);
 }
 
 // Clusters run in order, each to its end. In a cluster, the warps of its CTAs run in order (CTA by

@@ -8,7 +8,10 @@
 // other's shared memory (.shared::cluster addresses: kClusterRankShift). Global, const and param
 // memory are shared, each CTA has its own shared memory and registers (sim/state/cta.hpp).
 // Clusters that do not synchronise cannot tell the order apart; the order makes the global side
-// effects of those that race on it defined.
+// effects of those that race on it defined. With InterpreterOptions::jobs > 1, run() runs clusters
+// on that many threads and gives what that order gives (run_parallel: each cluster on an overlay
+// of global memory, committed in order; a cluster that read what an earlier one committed after
+// it had read it runs again).
 //
 // SIMT model: a reconvergence stack per warp (the classic immediate-post-dominator scheme). Each
 // entry holds a PC, a reconvergence PC and a lane mask; the top entry executes. A branch whose
@@ -43,6 +46,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -82,6 +86,10 @@ struct InterpreterOptions {
   // Called after each cluster (a CTA alone is one) ends: clusters done, clusters in all.
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   bool strict = false;                  // diagnostics (wgmma hazards) are errors, not warnings
+  // Threads that run() runs the clusters on; the result and everything reported are those of
+  // running them one after another for any number (1: they do, on the calling thread; with
+  // `trace`, too). step() and next() run in order.
+  int jobs = 1;
 };
 
 // Where the run ended.
@@ -298,6 +306,22 @@ class Machine {
     int parked = 0;          // warps parked at an mbarrier wait
     bool park_moved = false; // one of them waits elsewhere than when they were last resumed
   };
+
+  // The Machine that runs cluster `cluster` of `grid` on another thread: the cluster's CTAs as
+  // they are in `grid` (not started), copies of its const and param memory, its global memory
+  // as an overlay (Memory::overlay, under `lock`), `prep` (executors of the thread's own).
+  Machine(Machine& grid, int cluster, std::shared_ptr<const Prepared> prep, std::shared_mutex& lock);
+  // run() on opts_.jobs threads.
+  RunSummary run_parallel();
+  // The Prepared of another thread: prep_ with mma and wgmma executors of its own (their scratch
+  // space is per thread).
+  [[nodiscard]] std::shared_ptr<const Prepared> prepared_copy() const;
+  // An instruction's mma and wgmma executors (none where it has none) appended to `prep`.
+  void add_executors(const ptx::Instruction& ins, Prepared& prep) const;
+  // The result of worker machine w, which ran cluster `cluster` to its end or to an error: its
+  // global stores, registers, shared memory, steps, warnings, kernel-check reports and printed text.
+  void adopt(Machine& w, int cluster);
+  void reset();  // the summary and scheduler state of a run that starts (start() without a cluster)
 
   // Whether warp w has an instruction to execute now (false: finished, or waiting at a collective
   // of several warps, which it then records).

@@ -3,7 +3,8 @@
 // threads' registers.
 //
 // A CTA's rank is its linear index in the grid, x fastest: rank = x + nx * (y + ny * z), the
-// order in which the interpreter runs CTAs (docs/ptx-interpreter.md, "A grid of CTAs"). A cluster
+// order in which the interpreter runs CTAs (docs/ptx-interpreter.md, "A grid of CTAs"; on several
+// threads, the order whose result they give: "Clusters on several threads"). A cluster
 // is a box of `cluster` CTAs; %clusterid = ctaid / cluster, %cluster_ctaid = ctaid % cluster, and
 // %cluster_ctarank ranks the CTAs of a cluster x fastest.
 #pragma once

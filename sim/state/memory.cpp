@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include "sim/util/budget.hpp"
 #include "sim/error.hpp"
@@ -24,6 +25,14 @@ Memory Memory::sparse(std::string space) {
   return m;
 }
 
+Memory Memory::overlay(Memory& base, std::shared_mutex& lock) {
+  Memory m = sparse(base.space_);
+  m.base_ = std::make_shared<Base>();
+  m.base_->mem = &base;
+  m.base_->lock = &lock;
+  return m;
+}
+
 namespace {
 [[noreturn]] void outside(const std::string& space, std::uint64_t addr, std::size_t n, std::uint64_t size) {
   throw Error(fmt::format("{} memory: {} byte{} at {:#x} {} outside [0, {:#x})", space, n, n == 1 ? "" : "s", addr,
@@ -41,6 +50,10 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
     std::fill_n(written_.begin() + static_cast<std::ptrdiff_t>(addr), n, std::uint8_t{1});
     return;
   }
+  if (base_) {
+    overlay_write(addr, bytes, n);
+    return;
+  }
   // Page by page: one lookup for each page the bytes fall in.
   for (std::size_t i = 0; i < n;) {
     const std::uint64_t a = addr + i, off = a % kPage;
@@ -52,12 +65,113 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
         throw Error(fmt::format("{} memory: a store at {:#x} touches a new page: {}", space_, a,
                                 over_budget(pages_.size() + 1, "pages of 4 KiB", budget().memory_pages,
                                             "--max-memory-pages")));
-      it = pages_.try_emplace(a / kPage).first;
+      it = pages_.try_emplace(a / kPage, std::make_shared<Page>()).first;
+    } else if (it->second.use_count() > 1) {
+      it->second = std::make_shared<Page>(*it->second);  // an overlay still reads this one
     }
-    Page& p = it->second;
+    Page& p = *it->second;
     std::copy(bytes + i, bytes + i + len, p.bytes.begin() + static_cast<std::ptrdiff_t>(off));
     for (std::size_t k = 0; k < len; ++k) p.valid.set(off + k);
     i += len;
+  }
+}
+
+// The overlay's pages hold what it wrote (valid: the bytes written). A page the base lacks is a
+// page the commit adds: counted against the budget as the base's pages plus those added so far.
+void Memory::overlay_write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n) {
+  Base& b = *base_;
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t a = addr + i, off = a % kPage;
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
+    auto it = pages_.find(a / kPage);
+    if (it == pages_.end()) {
+      std::size_t base_pages = 0;
+      bool in_base = false;
+      {
+        const std::shared_lock lock(*b.lock);
+        base_pages = b.mem->pages_.size();
+        in_base = b.mem->pages_.contains(a / kPage);
+      }
+      if (!in_base) {
+        if (base_pages + b.fresh >= budget().memory_pages) {
+          b.crossed = true;
+          throw Error(fmt::format("{} memory: a store at {:#x} touches a new page: {}", space_, a,
+                                  over_budget(base_pages + b.fresh + 1, "pages of 4 KiB", budget().memory_pages,
+                                              "--max-memory-pages")));
+        }
+        ++b.fresh;
+      }
+      it = pages_.try_emplace(a / kPage, std::make_shared<Page>()).first;
+    }
+    Page& p = *it->second;
+    std::copy(bytes + i, bytes + i + len, p.bytes.begin() + static_cast<std::ptrdiff_t>(off));
+    for (std::size_t k = 0; k < len; ++k) p.valid.set(off + k);
+    i += len;
+  }
+}
+
+const Memory::Page* Memory::seen(std::uint64_t page) const {
+  Base& b = *base_;
+  auto it = b.seen.find(page);
+  if (it == b.seen.end()) {
+    std::shared_ptr<const Page> p;
+    {
+      const std::shared_lock lock(*b.lock);
+      if (const auto at = b.mem->pages_.find(page); at != b.mem->pages_.end()) p = at->second;
+    }
+    it = b.seen.emplace(page, std::move(p)).first;
+  }
+  return it->second.get();
+}
+
+std::size_t Memory::overlay_read(std::uint64_t addr, std::uint8_t* bytes, std::size_t n) const {
+  for (std::size_t i = 0; i < n;) {
+    const std::uint64_t a = addr + i, off = a % kPage;
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
+    const auto it = pages_.find(a / kPage);
+    const Page* own = it == pages_.end() ? nullptr : it->second.get();
+    const Page* base = nullptr;
+    for (std::size_t k = 0; k < len; ++k) {
+      const Page* from = own;
+      if (!own || !own->valid.test(off + k)) {
+        if (!base) base = seen(a / kPage);
+        if (!base || !base->valid.test(off + k)) return i + k;
+        from = base;
+      }
+      if (bytes) bytes[i + k] = from->bytes[off + k];
+    }
+    i += len;
+  }
+  return n;
+}
+
+bool Memory::current() const {
+  const Base& b = *base_;
+  if (b.crossed) return false;
+  const auto& base = b.mem->pages_;
+  for (const auto& [page, p] : b.seen) {
+    const auto it = base.find(page);
+    if ((it == base.end() ? nullptr : it->second.get()) != p.get()) return false;
+  }
+  std::size_t added = 0;
+  for (const auto& [page, p] : pages_) added += base.contains(page) ? 0 : 1;
+  return base.size() + added <= budget().memory_pages;
+}
+
+void Memory::commit() {
+  Base& b = *base_;
+  const std::unique_lock lock(*b.lock);
+  auto& base = b.mem->pages_;
+  for (const auto& [page, p] : pages_) {
+    auto it = base.find(page);
+    if (it == base.end())
+      it = base.try_emplace(page, std::make_shared<Page>()).first;
+    else if (it->second.use_count() > 1)
+      it->second = std::make_shared<Page>(*it->second);  // another overlay still reads this one
+    Page& to = *it->second;
+    for (std::size_t k = 0; k < kPage; ++k)
+      if (p->valid.test(k)) to.bytes[k] = p->bytes[k];
+    to.valid |= p->valid;
   }
 }
 
@@ -80,13 +194,14 @@ bool Memory::defined(std::uint64_t addr, std::size_t n) const {
 }
 
 std::size_t Memory::first_undefined(std::uint64_t addr, std::size_t n) const {
+  if (base_) return overlay_read(addr, nullptr, n);
   for (std::size_t i = 0; i < n;) {
     const std::uint64_t a = addr + i, off = a % kPage;
     const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
     const auto it = pages_.find(a / kPage);
     if (it == pages_.end()) return i;
     for (std::size_t k = 0; k < len; ++k)
-      if (!it->second.valid.test(off + k)) return i + k;
+      if (!it->second->valid.test(off + k)) return i + k;
     i += len;
   }
   return n;
@@ -99,12 +214,17 @@ void Memory::read(std::uint64_t addr, std::uint8_t* bytes, std::size_t n) const 
     std::copy(data_.begin() + static_cast<std::ptrdiff_t>(addr), data_.begin() + static_cast<std::ptrdiff_t>(addr + n), bytes);
     return;
   }
+  if (base_) {
+    if (const std::size_t bad = overlay_read(addr, bytes, n); bad < n)
+      throw Error(fmt::format("{} memory: byte {:#x} is not given by the initial state", space_, addr + bad));
+    return;
+  }
   if (const std::size_t bad = first_undefined(addr, n); bad < n)
     throw Error(fmt::format("{} memory: byte {:#x} is not given by the initial state", space_, addr + bad));
   for (std::size_t i = 0; i < n;) {
     const std::uint64_t a = addr + i, off = a % kPage;
     const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(n - i, kPage - off));
-    const Page& p = pages_.find(a / kPage)->second;
+    const Page& p = *pages_.find(a / kPage)->second;
     std::copy(p.bytes.begin() + static_cast<std::ptrdiff_t>(off), p.bytes.begin() + static_cast<std::ptrdiff_t>(off + len),
               bytes + i);
     i += len;
@@ -127,8 +247,9 @@ void Memory::store(std::uint64_t addr, int n, std::uint64_t value) {
 
 std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> Memory::runs() const {
   std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> out;
-  for (const auto& [page, p] : pages_)
+  for (const auto& [page, pp] : pages_)
     for (std::uint64_t i = 0; i < kPage; ++i) {
+      const Page& p = *pp;
       if (!p.valid.test(i)) continue;
       const std::uint64_t a = page * kPage + i;
       if (out.empty() || out.back().first + out.back().second.size() != a) out.push_back({a, {}});

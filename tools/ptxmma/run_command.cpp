@@ -1,5 +1,5 @@
 // `ptxmma run SNIPPET.ptx [--init STATE.yaml] [--lanes 0-3,8] [--warps 0,2] [--regs %r1,%f2]
-// [--as REG=TYPE] [--matrix D[@LINE]] [--json [FILE]] [--trace] [--strict] [--ctas 0-3]`: parses a PTX
+// [--as REG=TYPE] [--matrix D[@LINE]] [--json [FILE]] [--trace] [--strict] [--ctas 0-3] [-j N]`: parses a PTX
 // kernel or bare snippet, runs it on every CTA of the grid (or those of --ctas), each on the warps
 // of its block, and prints the final register file of every CTA lane by lane, each
 // register in hex and typed by its declared type (or --as), the operands of an mma/wgmma as
@@ -90,6 +90,7 @@ void add_run_command(CLI::App& app) {
     std::string lanes, warps;
     std::vector<std::string> regs, as, dump_shared, matrix, save_global;
     bool trace = false, no_registers = false;
+    int jobs = 1;
     JsonOutput json;
   };
   auto opts = std::make_shared<Opts>();
@@ -106,11 +107,16 @@ void add_run_command(CLI::App& app) {
                   "after the run, write global memory bytes ADDRESS:LENGTH to a file: ADDRESS:LENGTH=FILE (repeatable)");
   cmd->add_flag("--no-registers", opts->no_registers, "print no registers (a whole grid's result: see --save-global)");
   cmd->add_flag("--trace", opts->trace, "print each executed instruction: line, path mask, executing lanes");
+  cmd->add_option("-j,--jobs", opts->jobs,
+                  "threads that run the grid's clusters (default 1); the output is the same for any number "
+                  "(docs/ptx-interpreter.md, \"Clusters on several threads\")")
+      ->check(CLI::Range(1, 256));
   opts->json.add(*cmd, "the result (registers, matrices, shared memory, warnings)");
   cmd->callback([opts] {
     SnippetSetup setup = snippet_setup(*opts);
     const ptx::ParseOptions& po = setup.parse;
     InterpreterOptions& io = setup.interp;
+    io.jobs = opts->jobs;
     const PtxState& state = setup.state;
     if (opts->trace && opts->json.text()) io.trace = &std::cout;
     if (opts->json.text()) io.print = &std::cout;  // device printf, as it runs
