@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <mutex>
 
 #include "sim/util/budget.hpp"
@@ -71,7 +72,7 @@ void Memory::write(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n)
     }
     Page& p = *it->second;
     std::copy(bytes + i, bytes + i + len, p.bytes.begin() + static_cast<std::ptrdiff_t>(off));
-    for (std::size_t k = 0; k < len; ++k) p.valid.set(off + k);
+    p.valid.set(off, len);
     i += len;
   }
 }
@@ -105,7 +106,7 @@ void Memory::overlay_write(std::uint64_t addr, const std::uint8_t* bytes, std::s
     }
     Page& p = *it->second;
     std::copy(bytes + i, bytes + i + len, p.bytes.begin() + static_cast<std::ptrdiff_t>(off));
-    for (std::size_t k = 0; k < len; ++k) p.valid.set(off + k);
+    p.valid.set(off, len);
     i += len;
   }
 }
@@ -169,9 +170,26 @@ void Memory::commit() {
     else if (it->second.use_count() > 1)
       it->second = std::make_shared<Page>(*it->second);  // another overlay still reads this one
     Page& to = *it->second;
-    for (std::size_t k = 0; k < kPage; ++k)
-      if (p->valid.test(k)) to.bytes[k] = p->bytes[k];
-    to.valid |= p->valid;
+    for (std::size_t q = 0; q < kPage / 64; ++q) {
+      const std::uint64_t mask = p->valid.words[q];
+      if (mask == ~0ULL) {
+        std::copy_n(p->bytes.begin() + static_cast<std::ptrdiff_t>(64 * q), 64, to.bytes.begin() + static_cast<std::ptrdiff_t>(64 * q));
+      } else {
+        for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+          const std::size_t k = 64 * q + static_cast<std::size_t>(std::countr_zero(m));
+          to.bytes[k] = p->bytes[k];
+        }
+      }
+      to.valid.words[q] |= mask;
+    }
+  }
+}
+
+void Memory::ByteMask::set(std::size_t from, std::size_t n) {
+  for (std::size_t i = from, end = from + n; i < end;) {
+    const std::size_t bit = i % 64, count = std::min<std::size_t>(64 - bit, end - i);
+    words[i / 64] |= (count == 64 ? ~0ULL : ((1ULL << count) - 1)) << bit;
+    i += count;
   }
 }
 

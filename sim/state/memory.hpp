@@ -8,7 +8,6 @@
 // so that the committer can tell whether the run saw what running it in order would have.
 #pragma once
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,9 +56,15 @@ class Memory {
   static constexpr std::uint64_t kPage = 4096;
   // Sparse: the index of the first byte of [addr, addr + n) not written yet; n if none.
   [[nodiscard]] std::size_t first_undefined(std::uint64_t addr, std::size_t n) const;
+  // Which bytes of a page are defined, 64 to a word (a commit copies whole words' bytes at once).
+  struct ByteMask {
+    std::array<std::uint64_t, kPage / 64> words{};
+    [[nodiscard]] bool test(std::size_t i) const { return ((words[i / 64] >> (i % 64)) & 1U) != 0; }
+    void set(std::size_t from, std::size_t n);  // bytes [from, from + n)
+  };
   struct Page {
     std::array<std::uint8_t, kPage> bytes{};
-    std::bitset<kPage> valid;
+    ByteMask valid;
   };
   // Overlay: bytes [addr, addr + n) into `bytes` (when not null), each the one it wrote, else the
   // base's as the page was first read; the index of the first byte neither defines, n if none.
