@@ -27,7 +27,7 @@ void add_test_command(CLI::App& app) {
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_option("FILE", opts->files, "vector files (docs/test-vectors.md)")->required();
-  cmd->add_option("-j,--jobs", opts->jobs, "cases run in parallel (default 1)")->check(CLI::Range(1, 64));
+  cmd->add_option("-j,--jobs", opts->jobs, "threads (default 1): cases run in parallel, and the clusters of a grid on the threads the cases leave over")->check(CLI::Range(1, 64));
   opts->json.add(*cmd, "each case's result");
   cmd->add_option("--arch", opts->arch, "target of the files that name none (default sm_90a; a file's target: wins)");
   cmd->callback([opts] {

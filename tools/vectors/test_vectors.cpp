@@ -330,8 +330,9 @@ std::string run_mma(const VectorCase& c) {
 }
 
 // Whether every expected value matched, and the details (warnings, then the differences).
-std::pair<bool, std::string> run_snippet(const VectorCase& c) {
+std::pair<bool, std::string> run_snippet(const VectorCase& c, int grid_jobs) {
   InterpreterOptions io;
+  io.jobs = grid_jobs;
   io.arch = c.target;
   io.max_steps = c.max_steps;
   io.strict = c.strict;
@@ -446,7 +447,7 @@ VectorFile VectorFile::parse(const std::string& text, const std::string& path, c
 
 std::string VectorFile::case_name(std::size_t i) const { return cases.at(i)->name; }
 
-CaseResult run_vector_case(const VectorFile& f, std::size_t i) {
+CaseResult run_vector_case(const VectorFile& f, std::size_t i, int grid_jobs) {
   CaseResult r;
   r.file = f.path;
   const VectorCase& c = *f.cases.at(i);
@@ -456,7 +457,7 @@ CaseResult run_vector_case(const VectorFile& f, std::size_t i) {
       r.detail = c.wgmma ? run_wgmma_case(*c.wgmma) : run_mma(c);
       r.passed = r.detail.empty();
     } else {
-      std::tie(r.passed, r.detail) = run_snippet(c);
+      std::tie(r.passed, r.detail) = run_snippet(c, grid_jobs);
     }
   } catch (const std::exception& e) {
     r.passed = false;
@@ -482,7 +483,9 @@ std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, 
     }
   }
   std::vector<CaseResult> results(work.size());
-  parallel_for(work.size(), std::clamp(jobs, 1, 64), [&](std::size_t k) {
+  jobs = std::clamp(jobs, 1, 64);
+  const int grid_jobs = std::max(1, jobs / static_cast<int>(std::max<std::size_t>(work.size(), 1)));
+  parallel_for(work.size(), jobs, [&](std::size_t k) {
     const auto [fi, ci] = work[k];
     if (ci == std::string::npos) {
       std::string detail;
@@ -490,7 +493,7 @@ std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, 
       for (std::string l; std::getline(in, l);) detail += "  " + l + "\n";
       results[k] = CaseResult{paths[fi], "(file)", false, detail};
     } else {
-      results[k] = run_vector_case(files[fi], ci);
+      results[k] = run_vector_case(files[fi], ci, grid_jobs);
     }
   });
   return results;

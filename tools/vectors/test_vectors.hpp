@@ -38,12 +38,14 @@ struct CaseResult {
                        // lines end "\n"
 };
 
-// Runs case `i` of a loaded file; never throws (an error is a failed case with the message).
-CaseResult run_vector_case(const VectorFile& f, std::size_t i);
+// Runs case `i` of a loaded file, a snippet's grid on `grid_jobs` threads (InterpreterOptions::jobs);
+// never throws (an error is a failed case with the message).
+CaseResult run_vector_case(const VectorFile& f, std::size_t i, int grid_jobs = 1);
 
 // Loads and runs every case of every file on `jobs` threads; results in file and case order
-// (identical for any `jobs`). A file that does not load gives one failed result, named "(file)",
-// whose detail is the error.
+// (identical for any `jobs`). Threads the cases leave over go to their grids: each snippet's grid
+// runs on jobs / cases threads (at least 1), so that one kernel's test uses them all. A file that
+// does not load gives one failed result, named "(file)", whose detail is the error.
 std::vector<CaseResult> run_vector_files(const std::vector<std::string>& paths, int jobs,
                                          const std::string& target = "sm_90a");
 
