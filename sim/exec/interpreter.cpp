@@ -757,10 +757,8 @@ RunSummary Machine::run_parallel() {
         }
         Result r = run_cluster(k, preps[static_cast<std::size_t>(j)], std::move(reported), &stop);
         r.reports = gen;
-        {
-          const std::lock_guard lock(mu);
-          results[static_cast<std::size_t>(k)] = std::move(r);
-        }
+        const std::lock_guard lock(mu);
+        results[static_cast<std::size_t>(k)] = std::move(r);
         cv.notify_all();
       }
     });
@@ -785,8 +783,8 @@ RunSummary Machine::run_parallel() {
         adopt(*r.m, k);
         if (reported_ != before) ++reports;
         ++committed;
+        cv.notify_all();
       }
-      cv.notify_all();
       if (r.error) std::rethrow_exception(r.error);
       if (opts_.progress) opts_.progress(static_cast<std::uint64_t>(k) + 1, clusters_.size());
     }
@@ -796,8 +794,8 @@ RunSummary Machine::run_parallel() {
   {
     const std::lock_guard lock(mu);
     stop = true;
+    cv.notify_all();
   }
-  cv.notify_all();
   for (std::thread& t : workers) t.join();
   if (failure) std::rethrow_exception(failure);
   cur_cta_ = clusters_.back().ctas.back();
