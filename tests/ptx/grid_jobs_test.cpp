@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <sstream>
 
+#include "tests/cli.hpp"
 #include "tests/malformed/malformed.hpp"
 #include "tests/ptx/ptx_test_util.hpp"
 
@@ -188,6 +190,35 @@ TEST(GridJobs, StrictDiagnosticsAreTheFirstError) {
   for (const int jobs : kJobs) {
     o.jobs = jobs;
     EXPECT_EQ(outcome(o, 4), one) << jobs << " threads";
+  }
+}
+
+// ptxmma run -j N prints, saves and fails as -j 1 does: the text and JSON results, the global
+// memory saved, and the error of CTA 5 with what came before it.
+TEST(GridJobs, RunCommand) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "jobs.ptx") << kKernel;
+  std::string start(208, '\0');  // the counter 0, the chain 1, the slots
+  start[4] = 1;
+  std::ofstream(dir + "jobs_in.bin", std::ios::binary) << start;
+  for (const char* bad : {"4294967295", "5"}) {
+    std::ofstream(dir + "jobs.yaml") << "ntid: [64]\nnctaid: [12]\nparams: [" << kOut << ", " << bad
+                                     << "]\nglobal:\n  - {address: " << kOut << ", file: jobs_in.bin}\n";
+    const auto run = [&](int jobs, const std::string& how) {
+      return run_cli(fmt::format("run {0}jobs.ptx --init {0}jobs.yaml {1} --save-global {2:#x}:208={0}jobs_out{3}.bin -j {3}",
+                                 dir, how, kOut, jobs));
+    };
+    for (const std::string how : {"--regs %r2,%r4", "--json"}) {
+      const CliResult one = run(1, how);
+      EXPECT_EQ(one.status, bad[0] == '5' ? 1 : 0) << one.err;
+      for (const int jobs : kJobs) {
+        const CliResult many = run(jobs, how);
+        EXPECT_EQ(many.status, one.status) << jobs;
+        EXPECT_EQ(many.out, one.out) << jobs;
+        EXPECT_EQ(many.err, one.err) << jobs;
+        if (one.status == 0) EXPECT_EQ(slurp(fmt::format("{}jobs_out{}.bin", dir, jobs)), slurp(dir + "jobs_out1.bin")) << jobs;
+      }
+    }
   }
 }
 
