@@ -528,20 +528,16 @@ std::shared_ptr<const Machine::Prepared> Machine::prepared_copy() const {
   return prep;
 }
 
-Machine::Machine(Machine& grid, int cluster, std::shared_ptr<const Prepared> prep, std::shared_mutex& lock)
+Machine::Machine(Machine& grid, const InterpreterOptions& options, int cluster, std::shared_ptr<const Prepared> prep,
+                 std::shared_mutex& lock)
     : prog_(grid.prog_),
-      opts_(grid.opts_),
+      opts_(options),
       warps_(grid.warps_),
       first_warp_(grid.first_warp_),
       block_threads_(grid.block_threads_),
       widths_(grid.widths_),
       frame_bytes_(grid.frame_bytes_),
       prep_(std::move(prep)) {
-  // What it prints or reports is kept for the commit; it runs to its end without a trace.
-  opts_.trace = nullptr;
-  opts_.print = nullptr;
-  opts_.progress = nullptr;
-  opts_.jobs = 1;
   grid_.shape = grid.grid_.shape;
   grid_.constant = grid.grid_.constant;
   grid_.param = grid.grid_.param;
@@ -720,11 +716,18 @@ RunSummary Machine::run_parallel() {
   int next = 0, committed = 0;
   std::uint64_t reports = 0;
   std::atomic<bool> stop = false;
+  // A cluster's run keeps what it prints for its commit and runs to its end without a trace or
+  // progress (the grid's progress callback is this thread's: copied here, not while it runs).
+  InterpreterOptions options = opts_;
+  options.trace = nullptr;
+  options.print = nullptr;
+  options.progress = nullptr;
+  options.jobs = 1;
   const auto run_cluster = [&](int k, std::shared_ptr<const Prepared> prep, std::vector<std::uint8_t> reported,
                                const std::atomic<bool>* cancel) {
     Result r;
     try {
-      r.m.reset(new Machine(*this, k, std::move(prep), global_lock));  // a private constructor
+      r.m.reset(new Machine(*this, options, k, std::move(prep), global_lock));  // a private constructor
       r.m->start();
       r.m->reported_ = std::move(reported);
       while ((!cancel || !cancel->load(std::memory_order_relaxed)) && r.m->step()) {

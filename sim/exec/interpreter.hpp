@@ -307,10 +307,12 @@ class Machine {
     bool park_moved = false; // one of them waits elsewhere than when they were last resumed
   };
 
-  // The Machine that runs cluster `cluster` of `grid` on another thread: the cluster's CTAs as
-  // they are in `grid` (not started), copies of its const and param memory, its global memory
-  // as an overlay (Memory::overlay, under `lock`), `prep` (executors of the thread's own).
-  Machine(Machine& grid, int cluster, std::shared_ptr<const Prepared> prep, std::shared_mutex& lock);
+  // The Machine that runs cluster `cluster` of `grid` on another thread with `options`: the
+  // cluster's CTAs as they are in `grid` (not started), copies of its const and param memory, its
+  // global memory as an overlay (Memory::overlay, under `lock`), `prep` (executors of the
+  // thread's own).
+  Machine(Machine& grid, const InterpreterOptions& options, int cluster, std::shared_ptr<const Prepared> prep,
+          std::shared_mutex& lock);
   // run() on opts_.jobs threads.
   RunSummary run_parallel();
   // The Prepared of another thread: prep_ with mma and wgmma executors of its own (their scratch
