@@ -519,6 +519,7 @@ void Machine::add_executors(const Instruction& ins, Prepared& prep) const {
 std::shared_ptr<const Machine::Prepared> Machine::prepared_copy() const {
   auto prep = std::make_shared<Prepared>();
   prep->fns = prep_->fns;
+  prep->alu = prep_->alu;
   prep->flows = prep_->flows;
   prep->collective = prep_->collective;
   prep->regs_used = prep_->regs_used;
