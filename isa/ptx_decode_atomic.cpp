@@ -16,23 +16,22 @@ namespace ptxmma::ptx::decode {
 namespace {
 
 struct AtomRow {
-  std::string_view name;
   AtomOp op;
   std::initializer_list<PtxType> types;
 };
 
 const AtomRow kRows[] = {
-    {"add", AtomOp::add, {PtxType::u32, PtxType::s32, PtxType::u64, PtxType::f32, PtxType::f64, PtxType::f16,
+    {AtomOp::add, {PtxType::u32, PtxType::s32, PtxType::u64, PtxType::f32, PtxType::f64, PtxType::f16,
                           PtxType::f16x2, PtxType::bf16, PtxType::bf16x2}},
-    {"min", AtomOp::min, {PtxType::u32, PtxType::s32, PtxType::u64, PtxType::s64}},
-    {"max", AtomOp::max, {PtxType::u32, PtxType::s32, PtxType::u64, PtxType::s64}},
-    {"inc", AtomOp::inc, {PtxType::u32}},
-    {"dec", AtomOp::dec, {PtxType::u32}},
-    {"and", AtomOp::and_, {PtxType::b32, PtxType::b64}},
-    {"or", AtomOp::or_, {PtxType::b32, PtxType::b64}},
-    {"xor", AtomOp::xor_, {PtxType::b32, PtxType::b64}},
-    {"exch", AtomOp::exch, {PtxType::b32, PtxType::b64}},
-    {"cas", AtomOp::cas, {PtxType::b16, PtxType::b32, PtxType::b64}},
+    {AtomOp::min, {PtxType::u32, PtxType::s32, PtxType::u64, PtxType::s64}},
+    {AtomOp::max, {PtxType::u32, PtxType::s32, PtxType::u64, PtxType::s64}},
+    {AtomOp::inc, {PtxType::u32}},
+    {AtomOp::dec, {PtxType::u32}},
+    {AtomOp::and_, {PtxType::b32, PtxType::b64}},
+    {AtomOp::or_, {PtxType::b32, PtxType::b64}},
+    {AtomOp::xor_, {PtxType::b32, PtxType::b64}},
+    {AtomOp::exch, {PtxType::b32, PtxType::b64}},
+    {AtomOp::cas, {PtxType::b16, PtxType::b32, PtxType::b64}},
 };
 
 void dec_atom(Instruction& ins, const DecodeContext& cx) {
@@ -50,14 +49,14 @@ void dec_atom(Instruction& ins, const DecodeContext& cx) {
                                          : Space::shared;
   const AtomRow* row = nullptr;
   for (const AtomRow& r : kRows)
-    if (q.take(r.name)) {
-      if (row) fail(ins, fmt::format("two operations in '{}': .{} and .{}", ins.text, row->name, r.name));
+    if (q.take(name(r.op))) {
+      if (row) fail(ins, fmt::format("two operations in '{}': .{} and .{}", ins.text, name(row->op), name(r.op)));
       row = &r;
     }
   if (!row) fail(ins, fmt::format("'{}' needs an operation (.add, .min, .max, .inc, .dec, .and, .or, .xor, .exch, .cas)",
                                   ins.text));
   if (red && (row->op == AtomOp::cas || row->op == AtomOp::exch))
-    fail(ins, fmt::format("'{}': red has no .{} (atom has)", ins.text, row->name));
+    fail(ins, fmt::format("'{}': red has no .{} (atom has)", ins.text, name(row->op)));
   const bool noftz = q.take("noftz");
   const bool hint = q.take("L2::cache_hint");
   if (!q.take_one({"v2", "v4", "v8"}, "vector").empty())
@@ -69,7 +68,7 @@ void dec_atom(Instruction& ins, const DecodeContext& cx) {
   if (std::find(row->types.begin(), row->types.end(), t) == row->types.end()) {
     std::string list;
     for (const PtxType x : row->types) list += fmt::format("{}.{}", list.empty() ? "" : " ", name(x));
-    fail(ins, fmt::format("'{}': .{} takes {}, not .{}", ins.text, row->name, list, name(t)));
+    fail(ins, fmt::format("'{}': .{} takes {}, not .{}", ins.text, name(row->op), list, name(t)));
   }
   const bool half = t == PtxType::f16 || t == PtxType::f16x2 || t == PtxType::bf16 || t == PtxType::bf16x2;
   if (half != noftz)

@@ -154,7 +154,7 @@ void tensor_operand(const Program& p, const Instruction& ins, Operand& op, int r
 // The element type of cp.reduce.async.bulk with reduction `op`: the integer types with every
 // reduction; of the floating-point ones what ptxas takes for sm_90 (docs/hardware/bulk-reduce-sm90.md):
 // .add.f32, .add.f64, .add.noftz.f16/.bf16, .min/.max .f16/.bf16.
-PtxType bulk_reduction_type(const Instruction& ins, Quals& q, std::string_view op) {
+PtxType bulk_reduction_type(const Instruction& ins, Quals& q, AtomOp op) {
   const bool noftz = q.take("noftz");
   const auto ts = q.types();
   if (ts.size() != 1) fail(ins, fmt::format("'{}' needs one element type", ins.text));
@@ -165,8 +165,8 @@ PtxType bulk_reduction_type(const Instruction& ins, Quals& q, std::string_view o
     if (noftz) fail(ins, fmt::format("'{}': .noftz is for .add of .f16 and .bf16", ins.text));
     return t;
   }
-  const bool legal = op == "add" ? (half ? noftz : (t == PtxType::f32 || t == PtxType::f64) && !noftz)
-                                 : (op == "min" || op == "max") && half && !noftz;
+  const bool legal = op == AtomOp::add ? (half ? noftz : (t == PtxType::f32 || t == PtxType::f64) && !noftz)
+                                      : (op == AtomOp::min || op == AtomOp::max) && half && !noftz;
   if (!legal)
     fail(ins, fmt::format("'{}': the bulk reductions of floating-point types are .add.f32, .add.f64, .add.noftz.f16, "
                           ".add.noftz.bf16 and .min/.max of .f16 and .bf16",
@@ -277,16 +277,14 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
     fail(ins, fmt::format("'{}': a copy to global memory completes in a bulk group (.bulk_group)", ins.text));
   }
   if (reduce) {
-    static constexpr std::string_view kOps[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
-    static constexpr AtomOp kAtom[] = {AtomOp::add, AtomOp::min,  AtomOp::max, AtomOp::inc,
-                                       AtomOp::dec, AtomOp::and_, AtomOp::or_, AtomOp::xor_};
+    // The reductions are AtomOp's operations add .. xor.
     int op = -1;
-    for (int i = 0; i < 8; ++i)
-      if (q.take(kOps[i])) op = i;
+    for (int i = 0; i <= static_cast<int>(AtomOp::xor_); ++i)
+      if (q.take(name(static_cast<AtomOp>(i)))) op = i;
     if (op < 0) fail(ins, fmt::format("'{}' needs a reduction (.add .min .max .inc .dec .and .or .xor)", ins.text));
-    d.mode = static_cast<int>(kAtom[op]);
+    d.mode = op;
     // A tensor reduction's element type is its tensor map's (checked when it runs).
-    if (!tensor) d.type = bulk_reduction_type(ins, q, kOps[op]);
+    if (!tensor) d.type = bulk_reduction_type(ins, q, static_cast<AtomOp>(op));
   }
   q.finish();
   d.step = AsyncStep::issue;

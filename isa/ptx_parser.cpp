@@ -55,6 +55,11 @@ std::string_view name(Special s) {
   return "?";
 }
 
+std::string_view name(AtomOp op) {
+  static constexpr std::string_view kNames[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"};
+  return kNames[static_cast<std::size_t>(op)];
+}
+
 std::string_view name(Space s) {
   switch (s) {
     case Space::none: return "none";

@@ -73,6 +73,7 @@ enum class WgmmaOp : std::uint8_t { fence, commit_group, wait_group, mma_async }
 enum class FenceKind : std::uint8_t { other, proxy_async_shared };
 // atom/red operations (Decoded::mode; Decoded::mode2 is 1 for red, which returns nothing).
 enum class AtomOp : std::uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
+std::string_view name(AtomOp op);  // its qualifier: "add", ..., "and", "cas"
 // mbarrier.* operations (Decoded::mode) and their variations (bits of Decoded::mode2).
 enum class MbarrierOp : std::uint8_t { init, inval, arrive, expect_tx, complete_tx, test_wait, try_wait, pending_count };
 namespace mbarrier_flag {

@@ -16,6 +16,7 @@
 #include "sim/exec/mbarrier.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 #include "sim/exec/tensor_map.hpp"
+#include "sim/numeric/fields.hpp"
 
 namespace ptxmma::exec {
 namespace {
@@ -248,10 +249,9 @@ ptx::PtxType tensor_reduction_type(ptx::AtomOp op, const TensorMapParams& map) {
       throw Error(fmt::format("a tensor reduction on {} elements was never run on a GPU ({})", name(map.type),
                               describe(map)));
   }
-  static constexpr std::string_view kOps[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"};
   if (!t)
-    throw Error(fmt::format(".{} of {} elements stopped the H200 with an illegal instruction ({})",
-                            kOps[static_cast<int>(op)], name(map.type), describe(map)));
+    throw Error(fmt::format(".{} of {} elements stopped the H200 with an illegal instruction ({})", ptx::name(op),
+                            name(map.type), describe(map)));
   return *t;
 }
 
@@ -309,9 +309,8 @@ namespace {
 // that NaN as it is, a signalling one too, the shared one's of two (docs/hardware/bulk-reduce-sm90.md).
 std::uint64_t bulk_reduce(ptx::AtomOp op, ptx::PtxType t, std::uint64_t old, std::uint64_t v) {
   if (t == ptx::PtxType::f64 && op == ptx::AtomOp::add) {
-    const auto nan = [](std::uint64_t b) { return (b & 0x7fffffffffffffffULL) > 0x7ff0000000000000ULL; };
-    if (nan(v)) return v;
-    if (nan(old)) return old;
+    if (decode(Type::f64, v).cls == FpClass::nan) return v;
+    if (decode(Type::f64, old).cls == FpClass::nan) return old;
   }
   return reduce_operate(op, t, false, old, v, 0);
 }
