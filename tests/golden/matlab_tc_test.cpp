@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include "sim/error.hpp"
 #include "tests/malformed/malformed.hpp"
 #include "tests/cli.hpp"
+#include "tests/golden/matlab_tc_files.hpp"
 #include "tests/paths.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 
@@ -29,36 +29,11 @@ std::string data_dir() { return std::string(kPtxmmaSourceDir) + "/tests/data/mat
 class MatlabTcFileTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MatlabTcFileTest, MatchesBitForBit) {
-  const MatlabTcSet set = read_matlab_tc(data_dir() + "/" + GetParam());
-  ASSERT_EQ(set.files.size(), 1U);
-  const MatlabTcReport r = replay_matlab_tc(set);
-  std::ostringstream text;
-  print(r, text);
-  ASSERT_EQ(r.files.size(), 1U);
-  EXPECT_TRUE(r.files[0].supported) << r.files[0].error;
-  EXPECT_EQ(r.files[0].failed, 0) << text.str();
-  EXPECT_EQ(r.files[0].cases, set.files[0].rows);
-  EXPECT_GE(r.passed, 600);
+  EXPECT_GE(test::expect_file_matches(data_dir(), GetParam()).passed, 600);
 }
 
-// Read while the tests register; a broken manifest leaves the list empty (WholeSet... then fails).
-std::vector<std::string> manifest_files() {
-  std::vector<std::string> names;
-  try {
-    for (const MatlabTcFile& f : read_matlab_tc(data_dir()).files) names.push_back(f.name);
-  } catch (const Error&) {
-  }
-  return names;
-}
-
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(MatlabTc, MatlabTcFileTest, ::testing::ValuesIn(manifest_files()), test_name);
+INSTANTIATE_TEST_SUITE_P(MatlabTc, MatlabTcFileTest, ::testing::ValuesIn(test::manifest_files(data_dir())),
+                         test::file_test_name);
 
 TEST(MatlabTc, WholeSetIs46FilesAnd27607Cases) {
   const MatlabTcSet set = read_matlab_tc(data_dir());
@@ -70,11 +45,7 @@ TEST(MatlabTc, WholeSetIs46FilesAnd27607Cases) {
 
 TEST(MatlabTc, ArchitectureAndFamilyPerFile) {
   const MatlabTcSet set = read_matlab_tc(data_dir());
-  const auto find = [&](const std::string& name) -> const MatlabTcFile& {
-    for (const auto& f : set.files)
-      if (f.name == name) return f;
-    throw Error("not in the manifest: " + name);
-  };
+  const auto find = [&](const std::string& name) -> const MatlabTcFile& { return test::find_file(set, name); };
   EXPECT_EQ(find("V100/fp16_f32.csv").arch, "sm_70");
   EXPECT_EQ(find("A2/tf32_f32.csv").arch, "sm_86");
   EXPECT_EQ(find("Ada/e4m3_f16.csv").arch, "sm_89");

@@ -5,13 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "sim/error.hpp"
 #include "tests/malformed/malformed.hpp"
+#include "tests/golden/matlab_tc_files.hpp"
 #include "tests/paths.hpp"
 #include "tools/vectors/matlab_tc.hpp"
 
@@ -25,61 +24,35 @@ std::string data_dir() { return std::string(kPtxmmaSourceDir) + "/tests/data/mma
 class MmaSimTcgen05FileTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MmaSimTcgen05FileTest, MatchesBitForBit) {
-  const MatlabTcSet set = read_matlab_tc(data_dir() + "/" + GetParam());
-  ASSERT_EQ(set.files.size(), 1U);
-  const MatlabTcReport r = replay_matlab_tc(set);
-  std::ostringstream text;
-  print(r, text);
+  const MatlabTcReport r = test::expect_file_matches(data_dir(), GetParam());
   ASSERT_EQ(r.files.size(), 1U);
-  EXPECT_TRUE(r.files[0].supported) << r.files[0].error;
-  EXPECT_EQ(r.files[0].failed, 0) << text.str();
-  EXPECT_EQ(r.files[0].cases, set.files[0].rows);
   EXPECT_EQ(r.files[0].model.rfind("sm_100a/tcgen05_", 0), 0U) << r.files[0].model;
 }
 
-std::vector<std::string> manifest_files() {
-  std::vector<std::string> names;
-  try {
-    for (const MatlabTcFile& f : read_matlab_tc(data_dir()).files) names.push_back(f.name);
-  } catch (const Error&) {
-  }
-  return names;
-}
+INSTANTIATE_TEST_SUITE_P(MmaSimTcgen05, MmaSimTcgen05FileTest, ::testing::ValuesIn(test::manifest_files(data_dir())),
+                         test::file_test_name);
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(MmaSimTcgen05, MmaSimTcgen05FileTest, ::testing::ValuesIn(manifest_files()), test_name);
-
-const MatlabTcFile& find(const MatlabTcSet& set, const std::string& name) {
-  for (const auto& f : set.files)
-    if (f.name == name) return f;
-  throw Error("not in the manifest: " + name);
-}
+using test::find_file;
 
 // Every kind MMA-Sim models has its file; the kind names the family, the formats and scales come
 // from the manifest.
 TEST(MmaSimTcgen05, KindsTypesAndScales) {
   const MatlabTcSet set = read_matlab_tc(data_dir());
   EXPECT_EQ(set.files.size(), 20U);
-  const MatlabTcFile& mixed = find(set, "f8f6f4/e4m3_e5m2_f16.csv");
+  const MatlabTcFile& mixed = find_file(set, "f8f6f4/e4m3_e5m2_f16.csv");
   EXPECT_EQ(mixed.in, Type::e4m3);
   EXPECT_EQ(mixed.b, Type::e5m2);
   EXPECT_EQ(mixed.acc, Type::f16);
   EXPECT_FALSE(mixed.scale);
   EXPECT_EQ(matlab_tc_family(mixed, "sm_100a"), "tcgen05_f8f6f4");
-  const MatlabTcFile& nv = find(set, "mxf4nvf4/e2m1_ue4m3_x4_f32.csv");
+  const MatlabTcFile& nv = find_file(set, "mxf4nvf4/e2m1_ue4m3_x4_f32.csv");
   EXPECT_EQ(nv.k, 64);
   ASSERT_TRUE(nv.scale);
   EXPECT_EQ(*nv.scale, Type::ue4m3);
   EXPECT_EQ(nv.scale_k, 16);
   EXPECT_EQ(matlab_tc_family(nv, "sm_100a"), "tcgen05_mxf4nvf4");
-  EXPECT_EQ(matlab_tc_family(find(set, "tf32/tf32_f32.csv"), "sm_100a"), "tcgen05_tf32");
-  EXPECT_EQ(find(set, "mxf8f6f4/e5m2_e4m3_f32.csv").scale_k, 32);
+  EXPECT_EQ(matlab_tc_family(find_file(set, "tf32/tf32_f32.csv"), "sm_100a"), "tcgen05_tf32");
+  EXPECT_EQ(find_file(set, "mxf8f6f4/e5m2_e4m3_f32.csv").scale_k, 32);
 }
 
 // tcgen05's kind::f8f6f4 is one block of 32 products and C in MMA-Sim, not the f16 HMMA steps that
