@@ -555,6 +555,10 @@ std::string Machine::warp_name(int c, int w) const {
   return grid_.shape.ctas() > 1 ? fmt::format("{} warp {}", cta(c).name(), warp_id(w)) : fmt::format("warp {}", warp_id(w));
 }
 
+std::string Machine::who(int w) const {
+  return warps_ > 1 || grid_.shape.ctas() > 1 ? " in " + warp_name(cur_cta_, w) : "";
+}
+
 std::uint32_t Machine::special(ptx::Special s, int thread, int c) const {
   using ptx::Special;
   const int lane = thread % kLanes;
@@ -1407,7 +1411,7 @@ void Machine::execute(int w) {
       } catch (const ptx::PtxError&) {
         throw;
       } catch (const Error& e) {
-        throw located(prog_, ins, fmt::format("'{}': {}", ins.text, e.what()));
+        throw located(prog_, ins, fmt::format("'{}'{}: {}", ins.text, who(w), e.what()));
       }
       if (x.park) {
         ws.parked = true;
@@ -1444,7 +1448,7 @@ void Machine::call(int w, const Instruction& ins, int pc, std::uint32_t lanes) {
     } catch (const ptx::PtxError&) {
       throw;
     } catch (const Error& e) {
-      throw located(prog_, ins, fmt::format("'{}' ({}): {}", ins.text, f.name, e.what()));
+      throw located(prog_, ins, fmt::format("'{}' ({}){}: {}", ins.text, f.name, who(w), e.what()));
     }
     return;
   }

@@ -340,6 +340,8 @@ class Machine {
   void begin_cta();
   void finish_cta();
   void call(int w, const ptx::Instruction& ins, int pc, std::uint32_t lanes);
+  // " in CTA (x, y, z) warp w", the warp an error comes from, when there are several.
+  [[nodiscard]] std::string who(int w) const;
   void return_from(int w, const WarpRun::Frame& f);
   [[nodiscard]] int line_of(int pc) const { return prog_.code[static_cast<std::size_t>(pc)].loc.line; }
 

@@ -207,7 +207,7 @@ TEST(Cluster, ClusterBarrierMisuseIsALocatedError) {
             "without having arrived (barrier.cluster.arrive first): it would wait forever");
   // arrive twice
   EXPECT_NE(error_of("barrier.cluster.arrive;\nbarrier.cluster.arrive;\n", o).find(
-                "test.ptx:2:1: error: 'barrier.cluster.arrive': lane 0 arrives at the cluster barrier again before its "
+                "test.ptx:2:1: error: 'barrier.cluster.arrive' in CTA (0, 0, 0) warp 0: lane 0 arrives at the cluster barrier again before its "
                 "barrier.cluster.wait"),
             std::string::npos);
   // rank 1 waits on an mbarrier nobody arrives on while rank 0 waits at the cluster barrier
@@ -240,10 +240,10 @@ barrier.cluster.wait;
 TEST(Cluster, MapaAndSharedClusterMisuseAreLocatedErrors) {
   InterpreterOptions o = cluster_of(2, 2);
   EXPECT_EQ(error_of(".reg .b32 %r<2>;\nmov.u32 %r0, 0;\nmapa.shared::cluster.u32 %r1, %r0, 2;\n", o),
-            "test.ptx:3:1: error: 'mapa.shared::cluster.u32': lane 0: CTA rank 2 is outside the cluster of 2 CTAs "
+            "test.ptx:3:1: error: 'mapa.shared::cluster.u32' in CTA (0, 0, 0) warp 0: lane 0: CTA rank 2 is outside the cluster of 2 CTAs "
             "(%cluster_ctarank 0-1)");
   EXPECT_EQ(error_of(".reg .b32 %r<2>;\nmov.u32 %r0, 0x5000000;\nld.shared::cluster.u32 %r1, [%r0];\n", o),
-            "test.ptx:3:1: error: 'ld.shared::cluster.u32': lane 0: the .shared::cluster address 0x5000000: CTA rank 4 "
+            "test.ptx:3:1: error: 'ld.shared::cluster.u32' in CTA (0, 0, 0) warp 0: lane 0: the .shared::cluster address 0x5000000: CTA rank 4 "
             "is outside the cluster of 2 CTAs (%cluster_ctarank 0-1)");
   // Rank 1 exits at once (its threads count as arrived); rank 0 then writes into its shared memory.
   EXPECT_EQ(error_of(R"(
@@ -259,7 +259,7 @@ mapa.shared::cluster.u32 %r2, %r1, 1;
 st.shared::cluster.u32 [%r2], %r0;
 )",
                      o),
-            "test.ptx:11:1: error: 'st.shared::cluster.u32': lane 0: the .shared::cluster address 0x2000000: CTA (1, 0, 0) "
+            "test.ptx:11:1: error: 'st.shared::cluster.u32' in CTA (0, 0, 0) warp 0: lane 0: the .shared::cluster address 0x2000000: CTA (1, 0, 0) "
             "(cluster rank 1) has exited: its shared memory is gone (a barrier.cluster before it exits keeps it)");
   EXPECT_EQ(error_of(".reg .b64 %rd<2>;\nmapa.u32 %rd1, %rd0, 1;\n"),
             "test.ptx:2:1: error: 'mapa.u32': generic addresses are .u64 (or name .shared::cluster)");

@@ -142,7 +142,7 @@ TEST(GridJobs, TheFirstErrorInOrderWithWhatCameBefore) {
   InterpreterOptions o;
   o.nctaid = {12, 1, 1};
   const std::string one = outcome(o, 5);
-  EXPECT_NE(one.find("error: grid.ptx:25:3: error: 'ld.global.u32': lane 0: global memory: byte 0x900000 is not given "
+  EXPECT_NE(one.find("error: grid.ptx:25:3: error: 'ld.global.u32' in CTA (5, 0, 0) warp 0: lane 0: global memory: byte 0x900000 is not given "
                      "by the initial state"),
             std::string::npos)
       << one;

@@ -228,5 +228,37 @@ TEST(Grid, MemoryFromAndToFiles) {
   EXPECT_NE(unwritten.err.find("global memory"), std::string::npos) << unwritten.err;
 }
 
+// A run that ends in an error still shows what the kernel checks found before it (often the
+// cause), and the error names the CTA and warp, for any --jobs.
+TEST(Grid, AnErrorComesAfterTheWarningsAndNamesItsWarp) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "trap.ptx") << R"(.version 8.0
+.target sm_90a
+.visible .entry k()
+{
+  .reg .b32 %r<4>;
+  .reg .pred %p;
+  .shared .b32 s[1];
+  mov.u32 %r1, %tid.x;
+  st.shared.b32 [s], %r1;
+  bar.sync 0;
+  mov.u32 %r2, %ctaid.x;
+  setp.eq.u32 %p, %r2, 1;
+  @%p trap;
+  ret;
+}
+)";
+  std::ofstream(dir + "trap.yaml") << "ntid: [64]\nnctaid: [3]\n";
+  for (const char* jobs : {"1", "2"}) {
+    const CliResult r = run_cli("run " + dir + "trap.ptx --init " + dir + "trap.yaml --no-registers -j " + jobs);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, dir + "trap.ptx:9:3: warning: racecheck: CTA (0, 0, 0) warp 1 lane 0 writes shared byte 0x0, "
+                     "which CTA (0, 0, 0) warp 0 wrote at line 9 with no barrier between them (a write-after-write "
+                     "hazard)\n" + dir + "trap.ptx:13:7: error: 'trap' in CTA (1, 0, 0) warp 0: trap executed by "
+                     "lanes 0-31\n")
+        << jobs;
+  }
+}
+
 }  // namespace
 }  // namespace ptxmma::test

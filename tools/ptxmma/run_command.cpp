@@ -148,7 +148,15 @@ void add_run_command(CLI::App& app) {
       for (const auto& [op, line] : matrices) matrix_pcs.push_back(matrix_instruction(prog, line));
       Machine m = state.machine(prog, io);
       state.apply(m);
-      const RunSummary sum = m.run();
+      const RunSummary sum = [&] {
+        try {
+          return m.run();
+        } catch (const ptx::PtxError&) {
+          // What the kernel checks found before the error often explains it.
+          for (const auto& w : m.summary().warnings) std::cerr << w.text() << "\n";
+          throw;
+        }
+      }();
       for (const auto& w : sum.warnings) std::cerr << w.text() << "\n";
       for (const Save& s : saves) save_memory(m.global(), s.address, s.length, s.file);
       const auto shown_warp = [&](int w) { return ((warp_mask >> m.warp_id(w)) & 1U) != 0; };
