@@ -9,9 +9,10 @@ namespace ptxmma::ptx::decode {
 void register_alu(std::vector<OpcodeSpec>& table);      // ptx_decode_alu.cpp
 void register_memory(std::vector<OpcodeSpec>& table);   // ptx_decode_mem.cpp
 void register_warp(std::vector<OpcodeSpec>& table);     // ptx_decode_warp.cpp: mma, shfl, bar, fences, wgmma, control
-void register_special(std::vector<OpcodeSpec>& table);
+void register_special(std::vector<OpcodeSpec>& table);  // ptx_decode_special.cpp: ex2, rsqrt, tanh (lg2, sin, cos refused)
 void register_mbarrier(std::vector<OpcodeSpec>& table);  // ptx_decode_mbarrier.cpp
-void register_atomic(std::vector<OpcodeSpec>& table);    // ptx_decode_atomic.cpp: atom, red  // ptx_decode_special.cpp: ex2, rsqrt, tanh (lg2, sin, cos refused)
+void register_atomic(std::vector<OpcodeSpec>& table);    // ptx_decode_atomic.cpp: atom, red
+void register_tcgen05(std::vector<OpcodeSpec>& table);   // ptx_decode_tcgen05.cpp: tensor memory (sm_100a)
 
 // wmma.load / wmma.store (ptx_decode_mem.cpp), for the wmma row of ptx_decode_warp.cpp.
 void dec_wmma_transfer(Instruction& ins, const DecodeContext& cx);

@@ -24,6 +24,7 @@ std::span<const OpcodeSpec> opcode_table() {
     decode::register_special(t);
     decode::register_mbarrier(t);
     decode::register_atomic(t);
+    decode::register_tcgen05(t);
     return t;
   }();
   return table;

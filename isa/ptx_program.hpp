@@ -12,6 +12,7 @@
 #include "isa/wgmma_instruction.hpp"
 #include "isa/ptx_lexer.hpp"
 #include "isa/ptx_types.hpp"
+#include "sim/layout/tmem_copy_layout.hpp"
 #include "sim/numeric/rounding.hpp"
 
 namespace ptxmma::ptx {
@@ -85,6 +86,18 @@ constexpr int cluster = 16;     // .shared::cluster
 constexpr int has_count = 32;   // an explicit count (or tx count) operand
 }  // namespace mbarrier_flag
 
+// tcgen05.* operations (Decoded::mode; docs/tcgen05.md).
+enum class Tcgen05Op : std::uint8_t { alloc, dealloc, relinquish_alloc_permit, ld, st, wait_ld, wait_st };
+// tcgen05.ld / tcgen05.st: the shape's layout (configs/tcgen05/tmem_copy.yaml), .num, .pack::16b
+// (ld) or .unpack::16b (st), immHalfSplitoff (.16x32bx2), and the registers each thread moves.
+struct TmemCopy {
+  const TmemCopyShape* shape = nullptr;
+  int num = 1;
+  bool pack = false;
+  int split = 0;
+  int regs = 0;  // shape->regs * num
+};
+
 // How an instruction takes part in the machine's synchronisation, set by its decoder: the
 // interpreter's scheduler acts on these fields, never on opcode names.
 // A collective the warp waits at until the others arrive: a CTA barrier (bar.sync), the four
@@ -93,7 +106,8 @@ constexpr int has_count = 32;   // an explicit count (or tx count) operand
 enum class Collective : std::uint8_t { none, cta_barrier, warpgroup, cluster_barrier };
 // A step of an asynchronous unit: an operation issued now and completed later, in groups that
 // commit closes and wait retires (all but Decoded::groups most recent; wait_all commits first).
-enum class AsyncUnit : std::uint8_t { none, wgmma, copy, bulk };
+// tmem_ld: tcgen05.ld issues, tcgen05.wait::ld waits for all of the thread's.
+enum class AsyncUnit : std::uint8_t { none, wgmma, copy, bulk, tmem_ld };
 // The operations of the bulk-copy unit (cp.async.bulk*, cp.reduce.async.bulk: Decoded::mode2;
 // a reduction's AtomOp in Decoded::mode, its type in Decoded::type; a tensor copy's rank in
 // Decoded::vec). Operands: load [dst], [src], size, [mbar]; store and reduce [dst], [src], size;
@@ -134,6 +148,7 @@ struct Decoded {
   std::shared_ptr<const MmaInstruction> mma;  // mma, wmma.mma: the validated variant
   std::shared_ptr<const WmmaTransfer> wmma;   // wmma.load, wmma.store: the fragment moved
   std::shared_ptr<const WgmmaCall> wgmma;     // wgmma.mma_async
+  std::shared_ptr<const TmemCopy> tmem;       // tcgen05.ld, tcgen05.st
   // add/sub that ptxas fuses with the multiply of one of its operands (isa/contraction.hpp).
   std::shared_ptr<const Contraction> contraction;
 };

@@ -157,6 +157,7 @@ void register_all(std::vector<SemanticSpec>& t) {
   register_mbarrier(t);
   register_atomic(t);
   register_cluster(t);
+  register_tcgen05(t);
 }
 
 }  // namespace exec
@@ -248,6 +249,18 @@ std::vector<int> post_dominators(const ptx::Program& p) {
 
 ptx::PtxError located(const ptx::Program& p, const Instruction& ins, const std::string& what) {
   return ptx::PtxError({ptx::Diagnostic{p.file, ins.loc, what}});
+}
+
+}  // namespace
+
+namespace {
+
+// "columns 0-255, 256-383" or "none".
+std::string tmem_allocations(const TensorMemory& tm) {
+  std::string s;
+  for (const TensorMemory::Allocation& a : tm.allocations())
+    s += fmt::format("{}columns {}-{}", s.empty() ? "" : ", ", a.column, a.column + a.columns - 1);
+  return s.empty() ? "none" : s;
 }
 
 }  // namespace
@@ -628,6 +641,10 @@ bool Machine::reported(KernelCheck check, const Instruction& ins) const {
   return (reported_[static_cast<std::size_t>(&ins - prog_.code.data())] >> static_cast<int>(check)) & 1U;
 }
 
+std::uint64_t Machine::park_progress(int c, const WarpRun& r) const {
+  return r.park_alloc ? cta(c).tmem.frees() : runs_[static_cast<std::size_t>(c)].mbar.completions;
+}
+
 std::uint32_t Machine::sync_epoch(int c) const {
   const CtaRun& cr = runs_[static_cast<std::size_t>(c)];
   return static_cast<std::uint32_t>(cr.barriers + cr.mbar.completions + clusters_[static_cast<std::size_t>(cur_cluster_)].phase);
@@ -684,6 +701,7 @@ void Machine::begin_cta() {
     const std::int64_t t = block_threads_ - 32LL * warp_id(w);
     WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
     r.launch = t >= 32 ? 0xffffffffU : (1U << t) - 1;
+    r.tmem_loads.reserve(128);  // a tcgen05.ld's registers at most: the common case allocates no more
     // A Program built without the parser (no functions) runs all its code.
     r.stack.push_back({prog_.entry_begin, n, r.launch, prog_.functions.empty() ? n : prog_.entry_end});
   }
@@ -901,7 +919,7 @@ void Machine::complete_collectives() {
   // something else) unless they were resumed before, parked again where they were, and no
   // mbarrier of the cluster has changed since.
   std::uint64_t changes = 0;
-  for (const int c : cl.ctas) changes += runs_[static_cast<std::size_t>(c)].mbar.changes;
+  for (const int c : cl.ctas) changes += runs_[static_cast<std::size_t>(c)].mbar.changes + cta(c).tmem.frees();
   if (parked > 0 && !(cl.resumed && cl.resumed_changes == changes && !park_moved)) {
     cl.resumed = true;
     cl.resumed_changes = changes;
@@ -926,7 +944,7 @@ Machine::CtaProgress Machine::complete_cta() {
     if (r.stack.empty()) continue;
     ++live;
     if (r.parked) {
-      if (cr.mbar.completions != r.park_completions) out.moved = true;  // a phase completed: it goes on
+      if (park_progress(cur_cta_, r) != r.park_completions) out.moved = true;  // a phase completed: it goes on
       ++out.parked;
       out.park_moved = out.park_moved || r.park_pc != r.resume_pc;
       continue;
@@ -1103,7 +1121,9 @@ void Machine::deadlock() {
       const Instruction& ins = prog_.code[static_cast<std::size_t>(r.parked ? r.park_pc : r.waiting)];
       if (!first) first = &ins;
       who += fmt::format("{}{} at line {} ({}", who.empty() ? "" : "; ", warp_name(c, w), ins.loc.line, ins.text);
-      if (r.parked)
+      if (r.parked && r.park_alloc)
+        who += fmt::format(", waiting for free tensor-memory columns; allocated: {}", tmem_allocations(cta(c).tmem));
+      else if (r.parked)
         who += fmt::format(", waiting on the mbarrier at shared {:#x}: {}", r.park_addr,
                            Mbarrier::decode(cta(c).shared.load(r.park_addr, 8)).describe());
       if (!r.parked && prep_->collective[static_cast<std::size_t>(r.waiting)] == ptx::Collective::cluster_barrier)
@@ -1131,7 +1151,7 @@ void Machine::deadlock() {
   throw located(prog_, *first,
                 fmt::format("deadlock: no warp can go on ({}){}; a barrier needs every live warp of the block, a "
                             "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
-                            "wait the arrivals and transactions of its phase{}",
+                            "wait the arrivals and transactions of its phase, a tcgen05.alloc a dealloc{}",
                             who,
                             missing.empty() ? "" : fmt::format("; the cluster barrier waits for the arrival of {}", missing),
                             cluster_wait ? ", barrier.cluster.wait every live thread of the cluster to arrive" : ""));
@@ -1164,6 +1184,11 @@ void Machine::finish_cta() {
              fmt::format("{} lane {}: this bulk copy into shared memory is still in flight when the program ends (no "
                          "wait on its mbarrier completed it; its bytes were written then)",
                          warp_name(l->cta, l->thread / kLanes), l->thread % kLanes));
+  for (const TensorMemory::Allocation& a : cta(cur_cta_).tmem.allocations())
+    diagnose(prog_.code[static_cast<std::size_t>(a.tag)],
+             fmt::format("{}: tensor-memory columns {}-{} allocated here are not deallocated when the CTA ends "
+                         "(tcgen05.dealloc before exit)",
+                         cta(cur_cta_).name(), a.column, a.column + a.columns - 1));
   cr.is = CtaIs::finished;
   cr.race.reset();
   cta(cur_cta_).local = Memory::dense("local", 0);
@@ -1250,7 +1275,7 @@ bool Machine::ready(int w) {
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   WarpRun& ws = cr.warps[static_cast<std::size_t>(w)];
   if (ws.parked) {
-    if (cr.mbar.completions == ws.park_completions) return false;
+    if (park_progress(cur_cta_, ws) == ws.park_completions) return false;
     ws.parked = false;
   }
   const int n = static_cast<int>(prog_.code.size());
@@ -1353,6 +1378,16 @@ void Machine::execute(int w) {
                                o.accumulator ? "an accumulator" : "an A register", line_of(o.op->pc)));
           break;
         }
+    // tcgen05.ld hazards: a destination register of a load not yet waited for (tcgen05.wait::ld).
+    if (!ws.tmem_loads.empty())
+      for (const int r : prep.regs_used[static_cast<std::size_t>(pc)])
+        if (std::find(ws.tmem_loads.begin(), ws.tmem_loads.end(), r) != ws.tmem_loads.end()) {
+          diagnose(ins, fmt::format("{}: {} is a destination of the tcgen05.ld at line {}, which is still in flight "
+                                    "(tcgen05.wait::ld before using it)",
+                                    warp_name(cur_cta_, w), prog_.registers[static_cast<std::size_t>(r)].source,
+                                    line_of(ws.tmem_load_pc)));
+          break;
+        }
     const ptx::Flow flow = prep.flows[static_cast<std::size_t>(pc)];
     if (flow == ptx::Flow::branch) {
       const int target = ins.ops[0].target;
@@ -1398,6 +1433,7 @@ void Machine::execute(int w) {
       exec::Exec x(*this, path, w, cur_cta_);
       x.live_mask = ws.launch & ~ws.exited;
       x.mma = prep.mma[static_cast<std::size_t>(pc)].get();
+      x.pc = pc;
       CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
       x.copies = &*cr.copies;
       x.bulk = &*cr.bulk;
@@ -1417,7 +1453,15 @@ void Machine::execute(int w) {
         ws.parked = true;
         ws.park_pc = pc;
         ws.park_addr = x.park_addr;
-        ws.park_completions = cr.mbar.completions;
+        ws.park_alloc = x.park_alloc;
+        ws.park_completions = park_progress(cur_cta_, ws);
+      }
+      if (ins.d.unit == ptx::AsyncUnit::tmem_ld) {
+        if (ins.d.step == ptx::AsyncStep::wait_all) ws.tmem_loads.clear();
+        if (ins.d.step == ptx::AsyncStep::issue && lanes != 0) {
+          for (const ptx::Operand& e : ins.ops[0].elems) ws.tmem_loads.push_back(e.reg);
+          ws.tmem_load_pc = pc;
+        }
       }
       if (ins.d.unit == ptx::AsyncUnit::wgmma) {
         if (ins.d.step == ptx::AsyncStep::fence) ws.async.fence();

@@ -270,7 +270,14 @@ class Machine {
     int park_pc = -1;
     int resume_pc = -1;  // where it was parked when the parked warps were last resumed
     std::uint64_t park_addr = 0, park_completions = 0;
+    // Parked at a tcgen05.alloc that found no free columns: it goes on once an allocation is
+    // freed (park_completions counts TensorMemory::frees() then).
+    bool park_alloc = false;
     WgmmaAsync async;
+    // The destination registers of the tcgen05.ld operations not yet waited for
+    // (tcgen05.wait::ld), and the last one's pc.
+    std::vector<int> tmem_loads;
+    int tmem_load_pc = -1;
     // No lane of the warp has executed more instructions than this: the step limit is checked
     // lane by lane only once it reaches the limit.
     std::uint64_t most_steps = 0;
@@ -290,6 +297,9 @@ class Machine {
   // racecheck's synchronisation epoch of CTA c: its barriers, mbarrier phases and cluster barrier
   // phases completed so far.
   [[nodiscard]] std::uint32_t sync_epoch(int c) const;
+  // What a parked warp of CTA c waits to change: the mbarrier phases completed, or for a
+  // tcgen05.alloc, the tensor-memory allocations freed.
+  [[nodiscard]] std::uint64_t park_progress(int c, const WarpRun& r) const;
   // A cluster: its CTAs (c-th run) by %cluster_ctarank, the phases of its barrier completed.
   // `resumed`: the parked warps were resumed because nothing else could run, when the mbarriers
   // had seen `resumed_changes` changes; if all park again where they were then, with no change

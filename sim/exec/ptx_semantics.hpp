@@ -36,6 +36,8 @@ class Exec {
   MbarrierActivity* mbar = nullptr;      // the CTA's mbarrier counters
   bool park = false;                     // set by a wait whose phase is incomplete: the warp yields
   std::uint64_t park_addr = 0;           // the shared offset of that mbarrier
+  bool park_alloc = false;               // set with park by a tcgen05.alloc that finds no free columns
+  int pc = -1;                           // the instruction's index in Program::code
 
   RaceShadow* race = nullptr;            // racecheck's record of the CTA's shared memory (several warps)
   std::uint32_t epoch = 0;               // the CTA's synchronisation epoch (Machine::sync_epoch)
@@ -114,6 +116,7 @@ void register_special(std::vector<SemanticSpec>& t);  // sem_special.cpp: ex2, r
 void register_mbarrier(std::vector<SemanticSpec>& t); // sem_mbarrier.cpp: mbarrier.*
 void register_atomic(std::vector<SemanticSpec>& t);   // sem_atomic.cpp: atom, red
 void register_cluster(std::vector<SemanticSpec>& t);  // sem_cluster.cpp: mapa, getctarank
+void register_tcgen05(std::vector<SemanticSpec>& t);  // sem_tcgen05.cpp: tensor memory (sm_100a)
 
 // A .shared::cluster address (Machine::kClusterRankShift) in a lane: the CTA (c-th run) whose
 // shared memory it is, and the offset in it; Error for a rank outside the cluster or a CTA that

@@ -48,6 +48,7 @@ constexpr const char* kHelp =
     "  info registers [LANE] [warp W]   every register of one lane (default 0); also: regs\n"
     "  info lanes [warp W]           each lane's state and %tid\n"
     "  info warps | ctas | barriers  what each warp and CTA is doing, who waits at which barrier\n"
+    "  info tmem [LANES:COLUMNS]     tensor memory (tcgen05): the allocations, or cells (0-31:0-7)\n"
     "  info breakpoints | watchpoints | display\n"
     "  matrix A|B|C|D [LINE] [warp W]   an operand of the mma/wgmma on LINE (default: the last)\n"
     "  mem SPACE OFFSET LENGTH       bytes of memory in hex\n"
@@ -66,8 +67,8 @@ const std::vector<std::string>& command_names() {
 }
 
 const std::vector<std::string>& info_names() {
-  static const std::vector<std::string> names = {"registers", "lanes", "warps", "ctas", "barriers",
-                                                 "breakpoints", "watchpoints", "display"};
+  static const std::vector<std::string> names = {"registers", "lanes",       "warps",       "ctas", "barriers",
+                                                 "tmem",      "breakpoints", "watchpoints", "display"};
   return names;
 }
 
@@ -849,10 +850,10 @@ void Debugger::list(const std::vector<std::string>& w, std::ostream& out) {
 // --- info ------------------------------------------------------------------------------------
 
 void Debugger::info(const std::vector<std::string>& w, std::ostream& out) {
-  if (w.size() < 2) throw Error("info registers|lanes|warps|ctas|barriers|breakpoints|watchpoints|display");
+  if (w.size() < 2) throw Error("info registers|lanes|warps|ctas|barriers|tmem|breakpoints|watchpoints|display");
   const std::string what = w[1] == "r" || w[1] == "regs" ? "registers" : w[1] == "b" ? "breakpoints" : expand(w[1], info_names());
   if (what.empty())
-    throw Error(fmt::format("info: unknown subject '{}' (registers, lanes, warps, ctas, barriers, breakpoints, "
+    throw Error(fmt::format("info: unknown subject '{}' (registers, lanes, warps, ctas, barriers, tmem, breakpoints, "
                             "watchpoints, display){}",
                             w[1], did_you_mean(w[1], info_names())));
   std::vector<std::string> rest(w.begin() + 1, w.end());
@@ -867,6 +868,20 @@ void Debugger::info(const std::vector<std::string>& w, std::ostream& out) {
     info_ctas(out);
   } else if (what == "barriers") {
     info_barriers(out);
+  } else if (what == "tmem") {
+    // info tmem [LANES:COLUMNS]: the CTA's allocations, and the region's cells (default: none).
+    if (rest.size() > 2) throw Error("info tmem [LANES:COLUMNS]");
+    const TensorMemory& tm = m_->cta(cta()).tmem;
+    if (rest.size() == 2) {
+      out << tmem_dump(tm, parse_tmem_region(rest[1], "info tmem"));
+    } else {
+      std::string alloc;
+      for (const TensorMemory::Allocation& a : tm.allocations())
+        alloc += fmt::format("{}columns {}-{} (line {})", alloc.empty() ? "" : ", ", a.column, a.column + a.columns - 1,
+                             p_.code[static_cast<std::size_t>(a.tag)].loc.line);
+      out << fmt::format("tensor memory: {}{}\n", alloc.empty() ? "nothing allocated" : "allocated " + alloc,
+                         tm.permit() ? "" : "; the allocation permit is relinquished");
+    }
   } else if (what == "breakpoints") {
     info_points(out, false);
   } else if (what == "watchpoints") {

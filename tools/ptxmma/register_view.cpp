@@ -116,6 +116,52 @@ std::string hex_dump(const Memory& mem, std::uint64_t offset, std::uint64_t leng
   return out;
 }
 
+TmemRegion parse_tmem_region(const std::string& text, const std::string& option) {
+  const auto range = [](std::string_view t, int limit, int& a, int& b) {
+    const std::size_t dash = t.find('-');
+    const std::string_view first = t.substr(0, dash), last = dash == std::string_view::npos ? first : t.substr(dash + 1);
+    const auto [e1, ec1] = std::from_chars(first.data(), first.data() + first.size(), a);
+    const auto [e2, ec2] = std::from_chars(last.data(), last.data() + last.size(), b);
+    return !first.empty() && !last.empty() && ec1 == std::errc() && ec2 == std::errc() &&
+           e1 == first.data() + first.size() && e2 == last.data() + last.size() && a >= 0 && a <= b && b < limit;
+  };
+  const std::size_t colon = text.find(':');
+  TmemRegion r;
+  if (colon == std::string::npos ||
+      !range(std::string_view(text).substr(0, colon), TensorMemory::kLanes, r.lane0, r.lane1) ||
+      !range(std::string_view(text).substr(colon + 1), TensorMemory::kColumns, r.col0, r.col1))
+    throw Error(fmt::format("{}: expected LANES:COLUMNS (lanes 0-127, columns 0-511, e.g. 0-31:0-7), found '{}'", option,
+                            text));
+  return r;
+}
+
+std::string tmem_dump(const TensorMemory& tm, const TmemRegion& r) {
+  std::string alloc;
+  for (const TensorMemory::Allocation& a : tm.allocations())
+    alloc += fmt::format("{}columns {}-{}", alloc.empty() ? "" : ", ", a.column, a.column + a.columns - 1);
+  std::string out = fmt::format("tensor memory lanes {}-{}, columns {}-{} (allocated: {})\n", r.lane0, r.lane1, r.col0,
+                                r.col1, alloc.empty() ? "none" : alloc);
+  for (int lane = r.lane0; lane <= r.lane1; ++lane)
+    for (int c = r.col0; c <= r.col1; c += 8) {
+      out += fmt::format("  lane {:3} col {:3}:", lane, c);
+      for (int k = c; k <= std::min(r.col1, c + 7); ++k)
+        out += tm.defined(lane, k) ? fmt::format(" {:08x}", tm.get(lane, k)) : std::string(" --------");
+      out += "\n";
+    }
+  return out;
+}
+
+nlohmann::json tmem_json(const TensorMemory& tm, const TmemRegion& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (int lane = r.lane0; lane <= r.lane1; ++lane) {
+    nlohmann::json words = nlohmann::json::array();
+    for (int k = r.col0; k <= r.col1; ++k)
+      words.push_back(tm.defined(lane, k) ? nlohmann::json(tm.get(lane, k)) : nlohmann::json(nullptr));
+    rows.push_back({{"lane", lane}, {"column", r.col0}, {"words", std::move(words)}});
+  }
+  return rows;
+}
+
 std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option,
                                                     std::uint64_t max_length) {
   const auto num = [](std::string_view t, std::uint64_t& out) {

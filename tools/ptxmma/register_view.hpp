@@ -37,6 +37,18 @@ class RegisterView {
 // Bytes [offset, offset + length) of a memory, 16 to a line. Error outside it.
 std::string hex_dump(const Memory& mem, std::uint64_t offset, std::uint64_t length);
 
+// A region of tensor memory (tcgen05, sm_100a): lanes [lane0, lane1] x columns [col0, col1].
+struct TmemRegion {
+  int lane0 = 0, lane1 = 0, col0 = 0, col1 = 0;
+};
+// "LANES:COLUMNS", each FIRST-LAST or one number ("0-31:0-7"); Error naming `option` otherwise.
+TmemRegion parse_tmem_region(const std::string& text, const std::string& option);
+// The allocations of a CTA's tensor memory, then the region's 32-bit cells, 8 to a line, lane by
+// lane; a cell nobody wrote is "--------".
+std::string tmem_dump(const TensorMemory& tm, const TmemRegion& r);
+// The region as JSON: {"lane", "column", "words": [...]} per lane (null for a cell nobody wrote).
+nlohmann::json tmem_json(const TensorMemory& tm, const TmemRegion& r);
+
 // "OFFSET:LENGTH" (decimal or 0x hex); Error naming `option` otherwise.
 std::pair<std::uint64_t, std::uint64_t> parse_range(const std::string& text, const std::string& option,
                                                     std::uint64_t max_length = 1U << 20);

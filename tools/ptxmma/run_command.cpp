@@ -88,7 +88,7 @@ void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "run a PTX kernel or snippet on the CTAs of a grid and print the final registers");
   struct Opts : SnippetOptions {
     std::string lanes, warps;
-    std::vector<std::string> regs, as, dump_shared, matrix, save_global;
+    std::vector<std::string> regs, as, dump_shared, dump_tmem, matrix, save_global;
     bool trace = false, no_registers = false;
     int jobs = 1;
     JsonOutput json;
@@ -103,6 +103,9 @@ void add_run_command(CLI::App& app) {
                   "also print an mma/wgmma operand as its matrix: A, B, C or D of the last such instruction, or "
                   "D@LINE (repeatable)");
   cmd->add_option("--dump-shared", opts->dump_shared, "also print shared memory bytes OFFSET:LENGTH, e.g. 0:256");
+  cmd->add_option("--dump-tmem", opts->dump_tmem,
+                  "also print tensor memory (tcgen05, sm_100a) lanes and columns LANES:COLUMNS, e.g. 0-31:0-7, and "
+                  "its allocations");
   cmd->add_option("--save-global", opts->save_global,
                   "after the run, write global memory bytes ADDRESS:LENGTH to a file: ADDRESS:LENGTH=FILE (repeatable)");
   cmd->add_flag("--no-registers", opts->no_registers, "print no registers (a whole grid's result: see --save-global)");
@@ -128,6 +131,8 @@ void add_run_command(CLI::App& app) {
     for (const auto& s : opts->matrix) matrices.push_back(parse_matrix_spec(s));
     std::vector<std::pair<std::uint64_t, std::uint64_t>> dumps;
     for (const auto& d : opts->dump_shared) dumps.push_back(parse_range(d, "--dump-shared"));
+    std::vector<TmemRegion> tmem_dumps;
+    for (const auto& d : opts->dump_tmem) tmem_dumps.push_back(parse_tmem_region(d, "--dump-tmem"));
     struct Save {
       std::uint64_t address, length;
       std::string file;
@@ -208,6 +213,12 @@ void add_run_command(CLI::App& app) {
             if (grid) d["cta"] = cta_json(c);
             j["shared"].push_back(std::move(d));
           }
+        for (int c = 0; c < m.ctas(); ++c)
+          for (const TmemRegion& r : tmem_dumps) {
+            nlohmann::json d = {{"lanes", tmem_json(m.cta(c).tmem, r)}};
+            if (grid) d["cta"] = cta_json(c);
+            j["tmem"].push_back(std::move(d));
+          }
         opts->json.write(j);
         if (opts->json.to_stdout()) return;
       }
@@ -240,6 +251,8 @@ void add_run_command(CLI::App& app) {
       for (int c = 0; c < m.ctas(); ++c)
         for (const auto& [off, len] : dumps)
           std::cout << (grid ? m.cta(c).name() + " " : "") << hex_dump(m.shared(c), off, len);
+      for (int c = 0; c < m.ctas(); ++c)
+        for (const TmemRegion& r : tmem_dumps) std::cout << (grid ? m.cta(c).name() + " " : "") << tmem_dump(m.cta(c).tmem, r);
     } catch (const ptx::PtxError& e) {
       std::cout.flush();
       std::cerr << e.what() << "\n";

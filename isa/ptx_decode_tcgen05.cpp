@@ -1,0 +1,202 @@
+// Decoders of tcgen05.* (Blackwell's tensor memory, sm_100a; PTX ISA 8.6 §9.7.16), the forms
+// ptxmma runs (docs/tcgen05.md §6):
+//   tcgen05.alloc.cta_group::1.sync.aligned{.shared::cta}.b32 [dst], nCols
+//   tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, nCols
+//   tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned
+//   tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 {r...}, [taddr]{, immHalfSplitoff}
+//   tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, {r...}
+//   tcgen05.wait::ld.sync.aligned, tcgen05.wait::st.sync.aligned
+// shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
+// .x128, powers of two, at most 128 registers. The qualifiers may come in any order (ptxas takes
+// them so). What ptxas refuses is refused here (tools/tcgen05/ptxas_sweep.py, tests/data/tcgen05-ptxas);
+// .cta_group::2 (a CTA pair) is legal PTX that ptxmma does not run.
+#include <fmt/format.h>
+
+#include <bit>
+#include <charconv>
+
+#include "isa/ptx_decode.hpp"
+#include "sim/util/target.hpp"
+
+namespace ptxmma::ptx::decode {
+namespace {
+
+void require_target(const Instruction& ins, const DecodeContext& cx) {
+  try {
+    if (const auto why = target_shortfall(Targets{"sm_100a", true}, cx.target))
+      fail(ins, fmt::format("'{}' is a Blackwell instruction: {}", ins.text, *why));
+  } catch (const Error& e) {
+    fail(ins, e.what());
+  }
+}
+
+void sync_aligned(const Instruction& ins, Quals& q) {
+  if (!q.take("sync") || !q.take("aligned")) fail(ins, fmt::format("'{}' needs .sync.aligned", ins.text));
+}
+
+void cta_group(const Instruction& ins, Quals& q) {
+  const std::string_view g = q.take_one({"cta_group::1", "cta_group::2"}, "CTA group");
+  if (g.empty()) fail(ins, fmt::format("'{}' needs .cta_group::1 or .cta_group::2", ins.text));
+  if (g == "cta_group::2")
+    fail(ins, fmt::format("'{}': .cta_group::2 (tensor memory of a CTA pair) is not simulated; ptxmma runs "
+                          ".cta_group::1",
+                          ins.text));
+}
+
+void b32_type(const Instruction& ins, Quals& q) {
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::b32) fail(ins, fmt::format("'{}' needs the type .b32", ins.text));
+}
+
+// nCols: a register, or a constant that is a legal size (alloc: a power of two in 32..512;
+// dealloc: as ptxas checks it, a multiple of 32 in 32..512).
+void columns(const Program& p, const Instruction& ins, Operand& op, bool power_of_two) {
+  value(p, ins, op, PtxType::b32, "nCols");
+  if (op.kind != Operand::Kind::imm) return;
+  const std::uint64_t n = op.value;
+  if (n < 32 || n > 512 || n % 32 != 0 || (power_of_two && !std::has_single_bit(n)))
+    fail(op.loc, fmt::format("'{}': nCols {} is not {} from 32 to 512", ins.text, n,
+                             power_of_two ? "a power of two" : "a multiple of 32"));
+}
+
+// [taddr]: a 32-bit register with an optional offset.
+void tmem_address(const Program& p, const Instruction& ins, Operand& op) {
+  if (op.kind != Operand::Kind::addr || op.elems.empty() || op.elems[0].kind != Operand::Kind::reg)
+    fail(op.loc, fmt::format("'{}': the tensor-memory address is [register] with an optional +offset, not '{}'",
+                             ins.text, op.text));
+  reg(p, ins, op.elems[0], PtxType::b32, "the tensor-memory address");
+}
+
+void dec_alloc(Instruction& ins, const DecodeContext& cx, Quals& q, Tcgen05Op op) {
+  const Program& p = cx.program;
+  cta_group(ins, q);
+  sync_aligned(ins, q);
+  Decoded& d = ins.d;
+  d.sync = d.aligned = true;
+  d.mode = static_cast<int>(op);
+  if (op == Tcgen05Op::relinquish_alloc_permit) {
+    q.finish();
+    count(ins, 0);
+    return;
+  }
+  if (op == Tcgen05Op::alloc) {
+    const std::string_view space = q.take_one({"shared::cta"}, "state space");
+    d.space = space.empty() ? Space::generic : Space::shared;
+  }
+  b32_type(ins, q);
+  q.finish();
+  d.type = PtxType::b32;
+  count(ins, 2);
+  if (op == Tcgen05Op::alloc) {
+    address(p, ins, ins.ops[0], d.space);
+  } else {
+    reg(p, ins, ins.ops[0], PtxType::b32, "taddr");
+  }
+  columns(p, ins, ins.ops[1], op == Tcgen05Op::alloc);
+}
+
+// ".x16" -> 16, or 0.
+int num_of(std::string_view q) {
+  if (q.size() < 2 || q[0] != 'x') return 0;
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(q.data() + 1, q.data() + q.size(), n);
+  return ec == std::errc() && ptr == q.data() + q.size() ? n : 0;
+}
+
+void dec_copy(Instruction& ins, const DecodeContext& cx, Quals& q, Tcgen05Op op) {
+  const Program& p = cx.program;
+  const bool load = op == Tcgen05Op::ld;
+  sync_aligned(ins, q);
+  auto c = std::make_shared<TmemCopy>();
+  const TmemCopyLayouts& layouts = tmem_copy_layouts();
+  for (const std::string& s : ins.quals)
+    if (const TmemCopyShape* shape = layouts.find(s)) {
+      if (c->shape) fail(ins, fmt::format("two shapes in '{}': .{} and .{}", ins.text, c->shape->name, s));
+      c->shape = shape;
+      (void)q.take(s);
+    }
+  if (!c->shape) {
+    std::string names;
+    for (const TmemCopyShape& s : layouts.shapes()) names += (names.empty() ? "." : ", .") + s.name;
+    fail(ins, fmt::format("'{}' needs a shape ({})", ins.text, names));
+  }
+  for (const std::string& s : ins.quals)
+    if (const int n = num_of(s)) {
+      if (c->num > 1 || (c->regs != 0)) fail(ins, fmt::format("two .num qualifiers in '{}'", ins.text));
+      if (!std::has_single_bit(static_cast<unsigned>(n)) || n > c->shape->max_num())
+        fail(ins, fmt::format("'{}': .{} is not a .num of .{} (.x1 to .x{}, powers of two)", ins.text, s,
+                              c->shape->name, c->shape->max_num()));
+      c->num = n;
+      c->regs = n * c->shape->regs;
+      (void)q.take(s);
+    }
+  if (c->regs == 0) fail(ins, fmt::format("'{}' needs .num (.x1 to .x{})", ins.text, c->shape->max_num()));
+  c->pack = q.take(load ? "pack::16b" : "unpack::16b");
+  b32_type(ins, q);
+  q.finish();
+  Decoded& d = ins.d;
+  d.type = PtxType::b32;
+  d.sync = d.aligned = true;
+  d.mode = static_cast<int>(op);
+  const bool split = c->shape->halves;
+  count(ins, split ? 3 : 2);
+  Operand& regs = ins.ops[load ? 0 : ins.ops.size() - 1];
+  Operand& taddr = ins.ops[load ? 1 : 0];
+  tmem_address(p, ins, taddr);
+  if (split) {
+    Operand& imm = ins.ops[load ? 2 : 1];
+    const std::int64_t s = integer(ins, imm, "immHalfSplitoff");
+    if (s < 0 || s >= 512) fail(imm.loc, fmt::format("'{}': immHalfSplitoff {} is not a column offset", ins.text, s));
+    c->split = static_cast<int>(s);
+  }
+  if (regs.kind != Operand::Kind::vec)
+    fail(regs.loc, fmt::format("'{}' moves a vector of {} registers {{...}}, not '{}'", ins.text, c->regs, regs.text));
+  if (static_cast<int>(regs.elems.size()) != c->regs)
+    fail(regs.loc, fmt::format("'{}' moves {} registers a thread ({} of .{} times {}), found {}", ins.text, c->regs,
+                               c->shape->regs, c->shape->name, c->num, regs.elems.size()));
+  for (Operand& e : regs.elems) {
+    if (load || e.kind == Operand::Kind::reg)
+      reg(p, ins, e, PtxType::b32, load ? "a destination" : "a source");
+    else
+      value(p, ins, e, PtxType::b32, "a source");
+  }
+  d.tmem = std::move(c);
+  if (load) {
+    d.unit = AsyncUnit::tmem_ld;
+    d.step = AsyncStep::issue;
+  }
+}
+
+void dec_wait(Instruction& ins, Quals& q, Tcgen05Op op) {
+  sync_aligned(ins, q);
+  q.finish();
+  count(ins, 0);
+  ins.d.sync = ins.d.aligned = true;
+  ins.d.mode = static_cast<int>(op);
+  if (op == Tcgen05Op::wait_ld) {
+    ins.d.unit = AsyncUnit::tmem_ld;
+    ins.d.step = AsyncStep::wait_all;
+  }
+}
+
+void dec_tcgen05(Instruction& ins, const DecodeContext& cx) {
+  Quals q(ins);
+  const std::string_view op = q.take_one(
+      {"alloc", "dealloc", "relinquish_alloc_permit", "ld", "st", "wait::ld", "wait::st"}, "tcgen05 operation");
+  if (op.empty()) fail(ins, fmt::format("unknown instruction '{}' (ptxmma runs tcgen05.alloc, dealloc, "
+                                        "relinquish_alloc_permit, ld, st, wait::ld, wait::st)",
+                                        ins.text));
+  require_target(ins, cx);
+  if (op == "alloc") return dec_alloc(ins, cx, q, Tcgen05Op::alloc);
+  if (op == "dealloc") return dec_alloc(ins, cx, q, Tcgen05Op::dealloc);
+  if (op == "relinquish_alloc_permit") return dec_alloc(ins, cx, q, Tcgen05Op::relinquish_alloc_permit);
+  if (op == "ld") return dec_copy(ins, cx, q, Tcgen05Op::ld);
+  if (op == "st") return dec_copy(ins, cx, q, Tcgen05Op::st);
+  dec_wait(ins, q, op == "wait::ld" ? Tcgen05Op::wait_ld : Tcgen05Op::wait_st);
+}
+
+}  // namespace
+
+void register_tcgen05(std::vector<OpcodeSpec>& t) { t.push_back({"tcgen05", dec_tcgen05}); }
+
+}  // namespace ptxmma::ptx::decode

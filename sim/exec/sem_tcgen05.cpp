@@ -1,0 +1,154 @@
+// tcgen05.* on the CTA's tensor memory (sim/state/tensor_memory.hpp; docs/tcgen05.md §6):
+// alloc / dealloc / relinquish_alloc_permit, ld / st through the shapes' layouts
+// (configs/tcgen05/tmem_copy.yaml), wait::ld / wait::st. Each is .sync.aligned: the whole warp
+// executes it, with one address and one column count.
+//
+// ld and st are asynchronous on the GPU; here they move the data when they execute, and the
+// interpreter reports a use of an ld's destination registers before tcgen05.wait::ld
+// (interpreter.cpp, AsyncUnit::tmem_ld).
+#include <fmt/format.h>
+
+#include "sim/exec/ptx_semantics.hpp"
+
+namespace ptxmma::exec {
+namespace {
+
+using ptx::Instruction;
+using ptx::Operand;
+using ptx::Tcgen05Op;
+
+void whole_warp(const Instruction& ins, std::uint32_t lanes) {
+  if (lanes != 0xffffffffU)
+    throw Error(fmt::format("{} needs all 32 lanes of the warp (.sync.aligned); the executing lanes are {}", ins.opcode,
+                            lane_list(lanes)));
+}
+
+// The value of `op` in lane 0, which every lane must give (.aligned: one address, one count).
+std::uint64_t uniform(Exec& x, const Operand& op, const char* what, bool address = false) {
+  const auto at = [&](int lane) { return address ? x.address(op, lane) : x.read(op, lane); };
+  const std::uint64_t v = at(0);
+  for (int lane = 1; lane < Machine::kLanes; ++lane)
+    if (at(lane) != v)
+      throw Error(fmt::format("{} differs between lanes: {:#x} in lane 0, {:#x} in lane {}; the warp gives one", what,
+                              v, at(lane), lane));
+  return v;
+}
+
+void alloc(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  TensorMemory& tm = x.cta.tmem;
+  const std::uint64_t n = uniform(x, ins.ops[1], "nCols");
+  if (const auto bad = TensorMemory::bad_size(n)) throw Error(*bad);
+  if (!tm.permit())
+    throw Error("this CTA has executed tcgen05.relinquish_alloc_permit: it may allocate no more tensor memory");
+  const std::uint64_t dst = uniform(x, ins.ops[0], "the destination address", true);
+  const auto [mem, off] = resolve(x, ins.d.space, dst, 0, 4);
+  const std::optional<int> col = tm.allocate(static_cast<int>(n), x.pc);
+  if (!col) {  // the warp waits until an allocation is freed
+    x.park = true;
+    x.park_alloc = true;
+    return;
+  }
+  x.shared_access(ins, 0, mem, off, 4, true);
+  mem->store(off, 4, TensorMemory::address(0, *col));
+}
+
+void dealloc(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  const auto taddr = static_cast<std::uint32_t>(uniform(x, ins.ops[0], "taddr"));
+  const std::uint64_t n = uniform(x, ins.ops[1], "nCols");
+  if (TensorMemory::lane_of(taddr) != 0)
+    throw Error(fmt::format("taddr {:#010x} names lane {}; an allocation's address (lane 0) is freed", taddr,
+                            TensorMemory::lane_of(taddr)));
+  if (const auto bad = TensorMemory::bad_size(n)) throw Error(*bad);
+  x.cta.tmem.deallocate(TensorMemory::column_of(taddr), static_cast<int>(n));
+}
+
+// The first TMEM lane and column of a copy, checked: the lanes within the warp's quarter
+// (warp q % 4 of its warpgroup reaches lanes 32(q % 4) .. +31), the columns allocated.
+struct Span {
+  int lane = 0, column = 0;
+};
+Span copy_span(Exec& x, const Instruction& ins) {
+  const ptx::TmemCopy& c = *ins.d.tmem;
+  const Operand& addr = ins.ops[ins.d.mode == static_cast<int>(Tcgen05Op::ld) ? 1 : 0];
+  const auto taddr = static_cast<std::uint32_t>(uniform(x, addr, "the tensor-memory address", true));
+  const Span s{TensorMemory::lane_of(taddr), TensorMemory::column_of(taddr)};
+  const int quarter = x.m.warp_id(x.base / Machine::kLanes) % 4;
+  const int rows = c.shape->rows;
+  if (s.lane / 32 != quarter || (s.lane + rows - 1) / 32 != quarter)
+    throw Error(fmt::format("warp {} (warp {} of its warpgroup) reaches tensor-memory lanes {}-{} only; address "
+                            "{:#010x} names lanes {}-{}",
+                            x.m.warp_id(x.base / Machine::kLanes), quarter, 32 * quarter, 32 * quarter + 31, taddr,
+                            s.lane, s.lane + rows - 1));
+  // Half 0's columns, and half 1's from immHalfSplitoff on (a TMEM column offset).
+  const int width = c.num * c.shape->repeat * (c.pack ? 2 : 1);
+  for (const int from : {0, c.shape->halves ? c.split : 0})
+    for (int col = s.column + from; col < s.column + from + width; ++col)
+      if (col >= TensorMemory::kColumns || !x.cta.tmem.allocated(col))
+        throw Error(fmt::format("address {:#010x}: column {} {}", taddr, col,
+                                col >= TensorMemory::kColumns ? "is past the 512 columns of tensor memory"
+                                                              : "is not allocated (tcgen05.alloc)"));
+  return s;
+}
+
+void copy(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  whole_warp(ins, lanes);
+  const ptx::TmemCopy& c = *ins.d.tmem;
+  const Span s = copy_span(x, ins);
+  TensorMemory& tm = x.cta.tmem;
+  const bool load = ins.d.mode == static_cast<int>(Tcgen05Op::ld);
+  const Operand& regs = ins.ops[load ? 0 : ins.ops.size() - 1];
+  bool undefined = false;
+  int undefined_lane = 0, undefined_col = 0;
+  const auto get = [&](int lane, int col) {
+    if (!tm.defined(lane, col) && !undefined) undefined = true, undefined_lane = lane, undefined_col = col;
+    return tm.get(lane, col);
+  };
+  for (int lane = 0; lane < Machine::kLanes; ++lane)
+    for (int r = 0; r < c.regs; ++r) {
+      const TmemCopyShape::Cell cell = c.shape->at(lane, r);
+      const int tl = s.lane + cell.row;
+      const int col = s.column + (c.pack ? 2 * cell.col : cell.col) + cell.half * c.split;
+      const Operand& reg = regs.elems[static_cast<std::size_t>(r)];
+      if (c.pack) {  // two 16-bit halves, the low from `col`, the high from the next column
+        if (load) {
+          x.write(reg, lane, (get(tl, col) & 0xFFFFU) | ((get(tl, col + 1) & 0xFFFFU) << 16));
+        } else {
+          const auto v = static_cast<std::uint32_t>(x.read(reg, lane));
+          tm.set(tl, col, v & 0xFFFFU);
+          tm.set(tl, col + 1, v >> 16);
+        }
+      } else if (load) {
+        x.write(reg, lane, get(tl, col));
+      } else {
+        tm.set(tl, col, static_cast<std::uint32_t>(x.read(reg, lane)));
+      }
+    }
+  if (undefined)
+    x.m.report(KernelCheck::initcheck, ins,
+               fmt::format("tensor memory lane {} column {} is read before anything wrote it (a fresh allocation's "
+                           "contents are unspecified)",
+                           undefined_lane, undefined_col));
+}
+
+void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  switch (static_cast<Tcgen05Op>(ins.d.mode)) {
+    case Tcgen05Op::alloc: alloc(x, ins, lanes); return;
+    case Tcgen05Op::dealloc: dealloc(x, ins, lanes); return;
+    case Tcgen05Op::relinquish_alloc_permit:
+      whole_warp(ins, lanes);
+      x.cta.tmem.relinquish();
+      return;
+    case Tcgen05Op::ld:
+    case Tcgen05Op::st: copy(x, ins, lanes); return;
+    case Tcgen05Op::wait_ld:
+    case Tcgen05Op::wait_st: whole_warp(ins, lanes); return;  // the interpreter retires the loads
+  }
+}
+
+}  // namespace
+
+void register_tcgen05(std::vector<SemanticSpec>& t) { t.push_back({"tcgen05", tcgen05}); }
+
+}  // namespace ptxmma::exec
