@@ -6,7 +6,7 @@
 //   tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 {r...}, [taddr]{, immHalfSplitoff}
 //   tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, {r...}
 //   tcgen05.wait::ld.sync.aligned, tcgen05.wait::st.sync.aligned
-// shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
+// (ld and st: .aligned optional.) shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
 // .x128, powers of two, at most 128 registers. The qualifiers may come in any order (ptxas takes
 // them so). What ptxas refuses is refused here (tools/tcgen05/ptxas_sweep.py, tests/data/tcgen05-ptxas);
 // .cta_group::2 (a CTA pair) is legal PTX that ptxmma does not run.
@@ -30,8 +30,10 @@ void require_target(const Instruction& ins, const DecodeContext& cx) {
   }
 }
 
-void sync_aligned(const Instruction& ins, Quals& q) {
-  if (!q.take("sync") || !q.take("aligned")) fail(ins, fmt::format("'{}' needs .sync.aligned", ins.text));
+// ld and st take .sync without .aligned (ptxas does); the others need both.
+void sync_aligned(const Instruction& ins, Quals& q, bool aligned_optional = false) {
+  if (!q.take("sync")) fail(ins, fmt::format("'{}' needs .sync{}", ins.text, aligned_optional ? "" : ".aligned"));
+  if (!q.take("aligned") && !aligned_optional) fail(ins, fmt::format("'{}' needs .sync.aligned", ins.text));
 }
 
 void cta_group(const Instruction& ins, Quals& q) {
@@ -48,15 +50,15 @@ void b32_type(const Instruction& ins, Quals& q) {
   if (ts.size() != 1 || ts[0] != PtxType::b32) fail(ins, fmt::format("'{}' needs the type .b32", ins.text));
 }
 
-// nCols: a register, or a constant that is a legal size (alloc: a power of two in 32..512;
-// dealloc: as ptxas checks it, a multiple of 32 in 32..512).
+// nCols: a register, or a constant that ptxas takes: alloc a power of two in 32..512, dealloc
+// any multiple of 32 (a size no allocation has is an error when it runs).
 void columns(const Program& p, const Instruction& ins, Operand& op, bool power_of_two) {
   value(p, ins, op, PtxType::b32, "nCols");
   if (op.kind != Operand::Kind::imm) return;
   const std::uint64_t n = op.value;
-  if (n < 32 || n > 512 || n % 32 != 0 || (power_of_two && !std::has_single_bit(n)))
-    fail(op.loc, fmt::format("'{}': nCols {} is not {} from 32 to 512", ins.text, n,
-                             power_of_two ? "a power of two" : "a multiple of 32"));
+  if (power_of_two ? n < 32 || n > 512 || !std::has_single_bit(n) : n % 32 != 0)
+    fail(op.loc, fmt::format("'{}': nCols {} is not {}", ins.text, n,
+                             power_of_two ? "a power of two from 32 to 512" : "a multiple of 32"));
 }
 
 // [taddr]: a 32-bit register with an optional offset.
@@ -106,7 +108,7 @@ int num_of(std::string_view q) {
 void dec_copy(Instruction& ins, const DecodeContext& cx, Quals& q, Tcgen05Op op) {
   const Program& p = cx.program;
   const bool load = op == Tcgen05Op::ld;
-  sync_aligned(ins, q);
+  sync_aligned(ins, q, true);
   auto c = std::make_shared<TmemCopy>();
   const TmemCopyLayouts& layouts = tmem_copy_layouts();
   for (const std::string& s : ins.quals)
@@ -146,7 +148,8 @@ void dec_copy(Instruction& ins, const DecodeContext& cx, Quals& q, Tcgen05Op op)
   if (split) {
     Operand& imm = ins.ops[load ? 2 : 1];
     const std::int64_t s = integer(ins, imm, "immHalfSplitoff");
-    if (s < 0 || s >= 512) fail(imm.loc, fmt::format("'{}': immHalfSplitoff {} is not a column offset", ins.text, s));
+    // ptxas takes any offset; columns past the allocation are an error when it runs.
+    if (s < 0 || s > 0xFFFF) fail(imm.loc, fmt::format("'{}': immHalfSplitoff {} is not a column offset", ins.text, s));
     c->split = static_cast<int>(s);
   }
   if (regs.kind != Operand::Kind::vec)
