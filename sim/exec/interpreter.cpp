@@ -1455,6 +1455,7 @@ void Machine::execute(int w) {
         ws.park_addr = x.park_addr;
         ws.park_alloc = x.park_alloc;
         ws.park_completions = park_progress(cur_cta_, ws);
+        if (x.park_alloc) return;  // the allocation is tried again when the warp goes on
       }
       if (ins.d.unit == ptx::AsyncUnit::tmem_ld) {
         if (ins.d.step == ptx::AsyncStep::wait_all) ws.tmem_loads.clear();

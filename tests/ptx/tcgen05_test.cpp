@@ -58,5 +58,282 @@ TEST(Tcgen05, DecoderAgreesWithPtxas) {
   EXPECT_EQ(pair_forms, 3);
 }
 
+// ---- data movement -------------------------------------------------------------------------
+
+// Where register R of lane t of SHAPE.xN lies, relative to the address: the PTX ISA's figures of
+// the shapes, as CUTLASS's DstLayouts of SM100_TMEM_LOAD_<shape><N>x give them (evaluated by hand).
+struct Cell {
+  int row, col;
+};
+Cell cell_of(const std::string& shape, int t, int R, int split) {
+  if (shape == "32x32b") return {t, R};
+  if (shape == "16x64b") return {t / 4 + 8 * (t & 1), ((t >> 1) & 1) + 2 * R};
+  if (shape == "16x128b") return {t / 4 + 8 * (R % 2), (t & 3) + 4 * (R / 2)};
+  if (shape == "16x256b") return {t / 4 + 8 * ((R % 4) / 2), 2 * (t & 3) + (R & 1) + 8 * (R / 4)};
+  return {t & 15, R + (t >= 16 ? split : 0)};  // 16x32bx2
+}
+int regs_of(const std::string& shape) { return shape == "16x128b" ? 2 : shape == "16x256b" ? 4 : 1; }
+
+// A fill of lanes 0-31, columns 0-511 of the tensor memory: each cell a different word whose low
+// half also tells lane and column apart (for .pack::16b).
+std::uint32_t fill_word(int lane, int col) {
+  return (static_cast<std::uint32_t>(0xA0 + lane) << 16) | (static_cast<std::uint32_t>(lane) << 9) |
+         static_cast<std::uint32_t>(col);
+}
+
+std::string vector_of(int first, int n) {
+  std::string v = "{";
+  for (int i = 0; i < n; ++i) v += (i ? ", %r" : "%r") + std::to_string(first + i);
+  return v + "}";
+}
+
+// A kernel: allocate all 512 columns, store fill_word into lanes 0-31 a column at a time
+// (32x32b.x1: lane t, column c), then `body`, then free them.
+std::string filled(const std::string& body) {
+  return R"(.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k()
+{
+.reg .b32 %r<300>;
+.reg .pred %p;
+.shared .align 16 .b32 slot;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 512;
+ld.shared.b32 %r1, [slot];
+mov.u32 %r2, %laneid;
+add.u32 %r3, %r2, 0xA0;
+shl.b32 %r3, %r3, 16;
+shl.b32 %r4, %r2, 9;
+or.b32 %r3, %r3, %r4;
+mov.u32 %r5, 0;
+$fill:
+or.b32 %r6, %r3, %r5;
+add.u32 %r7, %r1, %r5;
+tcgen05.st.sync.aligned.32x32b.x1.b32 [%r7], {%r6};
+add.u32 %r5, %r5, 1;
+setp.lt.u32 %p, %r5, 512;
+@%p bra $fill;
+tcgen05.wait::st.sync.aligned;
+)" + body + R"(
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 512;
+ret;
+}
+)";
+}
+
+TEST(Tcgen05, LoadEveryShapeNumAndPack) {
+  const int at = 8;  // the load's first column
+  for (const std::string shape : {"32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"})
+    for (const int num : {1, 2, 4, 16})
+      for (const bool pack : {false, true}) {
+        const int n = regs_of(shape) * num;
+        const int split = shape == "16x32bx2" ? num * (pack ? 2 : 1) + 3 : 0;
+        const std::string ld = "add.u32 %r8, %r1, " + std::to_string(at) + ";\ntcgen05.ld.sync.aligned." + shape +
+                               ".x" + std::to_string(num) + (pack ? ".pack::16b" : "") + ".b32 " + vector_of(100, n) +
+                               ", [%r8]" + (split ? ", " + std::to_string(split) : "") + ";\ntcgen05.wait::ld.sync.aligned;";
+        SCOPED_TRACE(ld);
+        const Ran r = run_ptx(filled(ld));
+        EXPECT_EQ(warnings(r), "");
+        for (int t = 0; t < 32; ++t)
+          for (int R = 0; R < n; ++R) {
+            // Packed: register R's cell (in 32-bit columns) is two 16-bit columns.
+            const Cell c = cell_of(shape, t, R, 0);
+            const int half1 = shape == "16x32bx2" && t >= 16 ? split : 0;
+            const std::uint32_t want =
+                pack ? (fill_word(c.row, at + half1 + 2 * c.col) & 0xFFFFU) |
+                           ((fill_word(c.row, at + half1 + 2 * c.col + 1) & 0xFFFFU) << 16)
+                     : fill_word(cell_of(shape, t, R, split).row, at + cell_of(shape, t, R, split).col);
+            ASSERT_EQ(r.reg(t, "%r" + std::to_string(100 + R)), want) << "lane " << t << " register " << R;
+          }
+      }
+}
+
+TEST(Tcgen05, StoreEveryShapeNumAndUnpack) {
+  const int at = 4;
+  for (const std::string shape : {"32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"})
+    for (const int num : {1, 2, 8})
+      for (const bool unpack : {false, true}) {
+        const int n = regs_of(shape) * num;
+        const int split = shape == "16x32bx2" ? num * (unpack ? 2 : 1) : 0;
+        // Register R of lane t: (t << 24) | (R << 8) | 0x5A, its halves told apart.
+        std::string body = "shl.b32 %r9, %r2, 24;\n";
+        for (int R = 0; R < n; ++R)
+          body += "or.b32 %r" + std::to_string(100 + R) + ", %r9, " + std::to_string((R << 8) | 0x5A) + ";\n";
+        body += "add.u32 %r8, %r1, " + std::to_string(at) + ";\ntcgen05.st.sync.aligned." + shape + ".x" +
+                std::to_string(num) + (unpack ? ".unpack::16b" : "") + ".b32 [%r8]" +
+                (split ? ", " + std::to_string(split) : "") + ", " + vector_of(100, n) + ";\ntcgen05.wait::st.sync.aligned;\n";
+        // Keep the cells: no dealloc at the end of this kernel (its leak is a warning).
+        std::string text = filled(body);
+        text.replace(text.find("tcgen05.dealloc"), text.find('\n', text.find("tcgen05.dealloc")) - text.find("tcgen05.dealloc"), "");
+        SCOPED_TRACE(body);
+        const Ran r = run_ptx(text);
+        const TensorMemory& tm = r.machine->cta(0).tmem;
+        std::vector<std::uint32_t> want(32 * 512);
+        for (int l = 0; l < 32; ++l)
+          for (int c = 0; c < 512; ++c) want[static_cast<std::size_t>(l * 512 + c)] = fill_word(l, c);
+        for (int t = 0; t < 32; ++t)
+          for (int R = 0; R < n; ++R) {
+            const std::uint32_t v = (static_cast<std::uint32_t>(t) << 24) | (static_cast<std::uint32_t>(R) << 8) | 0x5A;
+            const Cell c = cell_of(shape, t, R, 0);
+            const int half1 = shape == "16x32bx2" && t >= 16 ? split : 0;
+            if (unpack) {
+              want[static_cast<std::size_t>(c.row * 512 + at + half1 + 2 * c.col)] = v & 0xFFFFU;
+              want[static_cast<std::size_t>(c.row * 512 + at + half1 + 2 * c.col + 1)] = v >> 16;
+            } else {
+              want[static_cast<std::size_t>(c.row * 512 + at + half1 + c.col)] = v;
+            }
+          }
+        for (int l = 0; l < 32; ++l)
+          for (int c = 0; c < 512; ++c)
+            ASSERT_EQ(tm.get(l, c), want[static_cast<std::size_t>(l * 512 + c)]) << "lane " << l << " column " << c;
+      }
+}
+
+// ---- allocation, access rules, hazards -------------------------------------------------------
+
+const char* kHead = ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n"
+                    ".reg .b32 %r<300>;\n.reg .pred %p;\n.shared .align 16 .b32 slot[4];\n";
+
+InterpreterOptions warps(int n) {
+  InterpreterOptions o;
+  o.ntid = {32 * n, 1, 1};
+  return o;
+}
+
+// Warp 0 takes 256 columns and then 128 (at 256), and waits on an mbarrier; warp 1 arrives on it
+// and asks for 512 columns, which it gets (at 0) once warp 0 has freed both; every address lands
+// in shared memory.
+TEST(Tcgen05, AllocationsPlaceAndWait) {
+  const std::string text = std::string(kHead) + R"(
+.shared .align 8 .b64 bar;
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p, %r1, 32;
+@%p bra $second;
+mbarrier.init.shared.b64 [bar], 32;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 256;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+4], 128;
+bar.sync 0;
+$wait:
+mbarrier.try_wait.parity.shared.b64 %p, [bar], 0;
+@!%p bra $wait;
+ld.shared.b32 %r2, [slot];
+ld.shared.b32 %r3, [slot+4];
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2, 256;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r3, 128;
+bra $end;
+$second:
+bar.sync 0;
+mbarrier.arrive.shared.b64 _, [bar];
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], 512;
+ld.shared.b32 %r4, [slot+8];
+tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 512;
+$end:
+ret;
+}
+)";
+  const Ran r = run_ptx(text, {}, warps(2));
+  EXPECT_EQ(warnings(r), "");
+  EXPECT_EQ(r.reg(0, "%r2"), 0U);
+  EXPECT_EQ(r.reg(0, "%r3"), 256U);
+  EXPECT_EQ(r.reg(32, "%r4"), 0U);
+  EXPECT_FALSE(r.machine->cta(0).tmem.permit());
+  EXPECT_TRUE(r.machine->cta(0).tmem.allocations().empty());
+}
+
+TEST(Tcgen05, AnAllocationNobodyFreesIsADeadlock) {
+  const std::string text = std::string(kHead) + R"(
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p, %r1, 32;
+@%p bra $second;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 512;
+bar.sync 0;
+bra $end;
+$second:
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+4], 32;
+bar.sync 0;
+$end:
+ret;
+}
+)";
+  const std::string e = error_of(text, warps(2));
+  EXPECT_NE(e.find("deadlock"), std::string::npos) << e;
+  EXPECT_NE(e.find("warp 1 at line 17 (tcgen05.alloc"), std::string::npos) << e;
+  EXPECT_NE(e.find("waiting for free tensor-memory columns; allocated: columns 0-511"), std::string::npos) << e;
+}
+
+// Each error names its line and what is wrong.
+TEST(Tcgen05, MisusesAreLocatedErrors) {
+  const auto prog = [](const std::string& body) {
+    return std::string(kHead) + "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 64;\n"
+                                "ld.shared.b32 %r1, [slot];\n" + body + "\nret;\n}\n";
+  };
+  // Warp 1 (lanes 32-63) reads lane 0.
+  std::string e = error_of(prog("mov.u32 %r5, %tid.x;\nsetp.lt.u32 %p, %r5, 32;\n@%p bra $x;\n"
+                                "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r2}, [%r1];\n$x:"),
+                           warps(2));
+  EXPECT_NE(e.find("test.ptx:14:1: "), std::string::npos) << e;
+  // (each warp allocated 64 columns: warp 1's are 64-127)
+  EXPECT_NE(e.find("warp 1 (warp 1 of its warpgroup) reaches tensor-memory lanes 32-63 only; address 0x00000040 "
+                   "names lanes 0-31"),
+            std::string::npos)
+      << e;
+  // A 16-lane shape at lane 24 crosses into lanes 32-39.
+  e = error_of(prog("add.u32 %r3, %r1, 0x180000;\ntcgen05.ld.sync.aligned.16x64b.x1.b32 {%r2}, [%r3];"));
+  EXPECT_NE(e.find("names lanes 24-39"), std::string::npos) << e;
+  // Columns 64 and on were not allocated.
+  e = error_of(prog("tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r2, %r3}, [%r1+63];"));
+  EXPECT_NE(e.find("column 64 is not allocated"), std::string::npos) << e;
+  e = error_of(prog("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;"));
+  EXPECT_NE(e.find("columns 0-31 are not an allocation of this CTA's tensor memory (allocated: columns 0-63)"),
+            std::string::npos)
+      << e;
+  e = error_of(prog("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n"
+                    "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;"));
+  EXPECT_NE(e.find("test.ptx:12:1: "), std::string::npos) << e;
+  EXPECT_NE(e.find("relinquish_alloc_permit"), std::string::npos) << e;
+  e = error_of(prog("mov.u32 %r2, 48;\ntcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], %r2;"));
+  EXPECT_NE(e.find("48 columns: an allocation is a power of two from 32 to 512 columns"), std::string::npos) << e;
+  e = error_of(prog("mov.u32 %r5, %laneid;\nsetp.lt.u32 %p, %r5, 4;\n"
+                    "@%p tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r2}, [%r1];"));
+  EXPECT_NE(e.find("needs all 32 lanes of the warp"), std::string::npos) << e;
+  e = error_of(prog("mov.u32 %r5, %laneid;\nadd.u32 %r5, %r1, %r5;\ntcgen05.ld.sync.aligned.32x32b.x1.b32 {%r2}, [%r5];"));
+  EXPECT_NE(e.find("differs between lanes"), std::string::npos) << e;
+  // Decoding: the target, a shape, a count of registers.
+  e = error_of(".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<4>;\n"
+               "tcgen05.wait::ld.sync.aligned;\nret;\n}\n");
+  EXPECT_NE(e.find("test.ptx:7:1: error: 'tcgen05.wait::ld.sync.aligned' is a Blackwell instruction: needs sm_100a"),
+            std::string::npos)
+      << e;
+  e = error_of(prog("tcgen05.ld.sync.aligned.16x256b.x2.b32 {%r2, %r3}, [%r1];"));
+  EXPECT_NE(e.find("moves 8 registers a thread (4 of .16x256b times 2), found 2"), std::string::npos) << e;
+  e = error_of(prog("tcgen05.ld.sync.aligned.16x256b.x64.b32 {%r2}, [%r1];"));
+  EXPECT_NE(e.find(".x64 is not a .num of .16x256b (.x1 to .x32, powers of two)"), std::string::npos) << e;
+}
+
+TEST(Tcgen05, HazardsAndLeaksAreWarningsOrStrictErrors) {
+  const std::string text = std::string(kHead) + R"(
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r1};
+tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r2}, [%r1];
+add.u32 %r3, %r2, 1;
+tcgen05.wait::ld.sync.aligned;
+add.u32 %r4, %r2, 1;
+ret;
+}
+)";
+  const Ran r = run_ptx(text);
+  EXPECT_EQ(warnings(r),
+            "test.ptx:14:1: warning: warp 0: %r2 is a destination of the tcgen05.ld at line 13, which is still in "
+            "flight (tcgen05.wait::ld before using it)\n"
+            "test.ptx:10:1: warning: CTA (0, 0, 0): tensor-memory columns 0-31 allocated here are not deallocated when "
+            "the CTA ends (tcgen05.dealloc before exit)\n");
+  InterpreterOptions strict;
+  strict.strict = true;
+  EXPECT_NE(error_of(text, strict).find("test.ptx:14:1: error: warp 0: %r2 is a destination of the tcgen05.ld"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ptxmma::test
