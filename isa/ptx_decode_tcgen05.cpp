@@ -6,6 +6,9 @@
 //   tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 {r...}, [taddr]{, immHalfSplitoff}
 //   tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, {r...}
 //   tcgen05.wait::ld.sync.aligned, tcgen05.wait::st.sync.aligned
+//   tcgen05.mma.cta_group::1.kind::{f16|tf32}{.collector::a::*} [d-tmem], a-desc, b-desc, idesc, enable-input-d
+//   tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]
+//   tcgen05.fence::before_thread_sync, tcgen05.fence::after_thread_sync
 // (ld and st: .aligned optional.) shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
 // .x128, powers of two, at most 128 registers. The qualifiers may come in any order (ptxas takes
 // them so). What ptxas refuses is refused here (tools/tcgen05/ptxas_sweep.py, tests/data/tcgen05-ptxas);
@@ -182,14 +185,79 @@ void dec_wait(Instruction& ins, Quals& q, Tcgen05Op op) {
   }
 }
 
+[[noreturn]] void not_simulated(const Instruction& ins, std::string_view what) {
+  fail(ins, fmt::format("'{}': {} is not simulated", ins.text, what));
+}
+
+// The forms ptxmma runs: A from a descriptor, no disable-output-lane, no scale-input-d.
+void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
+  const Program& p = cx.program;
+  for (const std::string_view s : {"ws", "sp", "ashift", "block_scale"})
+    if (q.take(s)) not_simulated(ins, fmt::format(".{}", s));
+  cta_group(ins, q);
+  const std::string_view kind = q.take_one({"kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf8f6f4",
+                                            "kind::mxf4", "kind::mxf4nvf4"},
+                                           "kind");
+  if (kind.empty()) fail(ins, fmt::format("'{}' needs .kind", ins.text));
+  if (kind != "kind::f16" && kind != "kind::tf32") not_simulated(ins, fmt::format(".{} (ptxmma runs kind::f16 and kind::tf32)", kind));
+  (void)q.take_one({"collector::a::discard", "collector::a::lastuse", "collector::a::fill", "collector::a::use"},
+                   "collector usage");  // a hint about reusing A: nothing to simulate
+  q.finish();
+  Decoded& d = ins.d;
+  d.mode = static_cast<int>(Tcgen05Op::mma);
+  d.mode2 = kind == "kind::f16" ? 0 : 1;
+  count(ins, 5, 6);
+  if (ins.ops.size() == 6)
+    not_simulated(ins, ins.ops[4].kind == Operand::Kind::vec ? "disable-output-lane" : "scale-input-d");
+  tmem_address(p, ins, ins.ops[0]);
+  if (ins.ops[1].kind == Operand::Kind::addr) not_simulated(ins, "A from tensor memory ([a-tmem])");
+  reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
+  reg(p, ins, ins.ops[2], PtxType::b64, "b-desc");
+  value(p, ins, ins.ops[3], PtxType::b32, "idesc");
+  Operand& enable = ins.ops[4];
+  if (enable.kind == Operand::Kind::imm) {
+    const std::int64_t c = integer(ins, enable, "enable-input-d");
+    if (c != 0 && c != 1) fail(enable.loc, fmt::format("'{}': enable-input-d is 0 or 1, found {}", ins.text, c));
+  } else {
+    pred(p, ins, enable, "enable-input-d", false);
+  }
+}
+
+void dec_commit(Instruction& ins, const DecodeContext& cx, Quals& q) {
+  cta_group(ins, q);
+  if (!q.take("mbarrier::arrive::one")) fail(ins, fmt::format("'{}' needs .mbarrier::arrive::one", ins.text));
+  if (q.take("multicast::cluster")) not_simulated(ins, ".multicast::cluster");
+  const bool cluster = q.take("shared::cluster");
+  const auto ts = q.types();
+  if (ts.size() != 1 || ts[0] != PtxType::b64) fail(ins, fmt::format("'{}' needs the type .b64", ins.text));
+  q.finish();
+  count(ins, 1);
+  ins.d.mode = static_cast<int>(Tcgen05Op::commit);
+  ins.d.type = PtxType::b64;
+  ins.d.space = cluster ? Space::shared_cluster : Space::generic;
+  address(cx.program, ins, ins.ops[0], ins.d.space);
+}
+
 void dec_tcgen05(Instruction& ins, const DecodeContext& cx) {
   Quals q(ins);
-  const std::string_view op = q.take_one(
-      {"alloc", "dealloc", "relinquish_alloc_permit", "ld", "st", "wait::ld", "wait::st"}, "tcgen05 operation");
-  if (op.empty()) fail(ins, fmt::format("unknown instruction '{}' (ptxmma runs tcgen05.alloc, dealloc, "
-                                        "relinquish_alloc_permit, ld, st, wait::ld, wait::st)",
-                                        ins.text));
+  const std::string_view op = q.take_one({"alloc", "dealloc", "relinquish_alloc_permit", "ld", "st", "wait::ld",
+                                          "wait::st", "mma", "commit", "fence::before_thread_sync",
+                                          "fence::after_thread_sync", "cp", "shift"},
+                                         "tcgen05 operation");
+  if (op.empty() || op == "cp" || op == "shift")
+    fail(ins, fmt::format("{} '{}' (ptxmma runs tcgen05.alloc, dealloc, relinquish_alloc_permit, ld, st, wait::ld, "
+                          "wait::st, mma, commit, fence::*)",
+                          op.empty() ? "unknown instruction" : "not simulated:", ins.text));
   require_target(ins, cx);
+  if (op == "mma") return dec_mma(ins, cx, q);
+  if (op == "commit") return dec_commit(ins, cx, q);
+  if (op.starts_with("fence::")) {
+    // The interpreter runs each thread's tcgen05 operations in order: nothing to order.
+    q.finish();
+    count(ins, 0);
+    ins.d.mode = static_cast<int>(Tcgen05Op::fence);
+    return;
+  }
   if (op == "alloc") return dec_alloc(ins, cx, q, Tcgen05Op::alloc);
   if (op == "dealloc") return dec_alloc(ins, cx, q, Tcgen05Op::dealloc);
   if (op == "relinquish_alloc_permit") return dec_alloc(ins, cx, q, Tcgen05Op::relinquish_alloc_permit);

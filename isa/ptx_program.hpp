@@ -86,8 +86,9 @@ constexpr int cluster = 16;     // .shared::cluster
 constexpr int has_count = 32;   // an explicit count (or tx count) operand
 }  // namespace mbarrier_flag
 
-// tcgen05.* operations (Decoded::mode; docs/tcgen05.md).
-enum class Tcgen05Op : std::uint8_t { alloc, dealloc, relinquish_alloc_permit, ld, st, wait_ld, wait_st };
+// tcgen05.* operations (Decoded::mode; docs/tcgen05.md). mma: Decoded::mode2 0 for .kind::f16,
+// 1 for .kind::tf32.
+enum class Tcgen05Op : std::uint8_t { alloc, dealloc, relinquish_alloc_permit, ld, st, wait_ld, wait_st, mma, commit, fence };
 // tcgen05.ld / tcgen05.st: the shape's layout (configs/tcgen05/tmem_copy.yaml), .num, .pack::16b
 // (ld) or .unpack::16b (st), immHalfSplitoff (.16x32bx2), and the registers each thread moves.
 struct TmemCopy {

@@ -58,6 +58,40 @@ MatrixDescriptor MatrixDescriptor::decode(std::uint64_t raw) {
   return d;
 }
 
+MatrixDescriptor MatrixDescriptor::decode_tcgen05(std::uint64_t raw) {
+  const auto field = [&](int hi, int lo) { return (raw >> lo) & ((1ULL << (hi - lo + 1)) - 1); };
+  for (const auto [hi, lo] : {std::pair{15, 14}, std::pair{31, 30}, std::pair{60, 53}})
+    if (const std::uint64_t v = field(hi, lo))
+      throw Error(fmt::format("tcgen05 matrix descriptor {:#018x}: reserved bits {}:{} are {:#0{}b} (must be 0)", raw, hi,
+                              lo, v, hi - lo + 3));
+  if (field(48, 46) != 1)
+    throw Error(fmt::format("tcgen05 matrix descriptor {:#018x}: bits 48:46 are {:#05b}; sm_100 fixes them at 0b001 (a "
+                            "wgmma descriptor has 0 there)",
+                            raw, field(48, 46)));
+  if (field(52, 52))
+    throw Error(fmt::format("tcgen05 matrix descriptor {:#018x}: bit 52 (the absolute-LBO mode) is sm_103a's", raw));
+  MatrixDescriptor d;
+  d.raw = raw;
+  d.start = static_cast<std::uint32_t>(field(13, 0)) << 4;
+  d.lbo = static_cast<std::uint32_t>(field(29, 16)) << 4;
+  d.sbo = static_cast<std::uint32_t>(field(45, 32)) << 4;
+  d.base_offset = static_cast<int>(field(51, 49));
+  switch (field(63, 61)) {
+    case 0: d.swizzle = Swizzle::none; break;
+    case 2: d.swizzle = Swizzle::b128; break;
+    case 4: d.swizzle = Swizzle::b64; break;
+    case 6: d.swizzle = Swizzle::b32; break;
+    case 1:
+      throw Error(fmt::format("tcgen05 matrix descriptor {:#018x}: swizzle 1 (128B with 32-byte atoms) is not simulated",
+                              raw));
+    default:
+      throw Error(fmt::format("tcgen05 matrix descriptor {:#018x}: swizzle {} is undefined (0 none, 2 128B, 4 64B, 6 "
+                              "32B)",
+                              raw, field(63, 61)));
+  }
+  return d;
+}
+
 std::uint64_t MatrixDescriptor::encode(std::uint32_t start, std::uint32_t lbo, std::uint32_t sbo, int base_offset,
                                        Swizzle swizzle) {
   for (const auto& [v, what] : {std::pair{start, "start address"}, std::pair{lbo, "LBO"}, std::pair{sbo, "SBO"}}) {

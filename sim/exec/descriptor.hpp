@@ -33,6 +33,12 @@ struct MatrixDescriptor {
   // Throws Error "matrix descriptor 0x...: reserved bits 48:46 are 0b010 (must be 0)" for any
   // non-zero reserved field.
   static MatrixDescriptor decode(std::uint64_t raw);
+  // The sm_100 tcgen05 shared-memory descriptor (PTX ISA §9.7.16.4.1, docs/tcgen05.md §6): the
+  // same start, LBO, SBO and base offset; bits 48:46 fixed 0b001; bit 52 the LBO mode (1:
+  // sm_103a's absolute LBO, refused); bits 63:61 the swizzle, 0 none, 2 128B, 4 64B, 6 32B (1,
+  // 128B with 32-byte atoms, is not simulated; 3, 5, 7 are undefined); 15:14, 31:30, 60:53
+  // reserved. Errors name the field.
+  static MatrixDescriptor decode_tcgen05(std::uint64_t raw);
   // The descriptor of these fields; Error when an address or offset is not a multiple of 16, is
   // not below 256 KiB (18 bits), or the base offset is outside 0..7.
   static std::uint64_t encode(std::uint32_t start, std::uint32_t lbo, std::uint32_t sbo, int base_offset,

@@ -59,6 +59,7 @@
 #include "sim/exec/kernel_check.hpp"
 #include "sim/exec/mbarrier.hpp"
 #include "sim/exec/race_shadow.hpp"
+#include "sim/exec/tcgen05_mma.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/cta.hpp"
 #include "sim/state/grid.hpp"
@@ -242,6 +243,9 @@ class Machine {
   [[nodiscard]] std::uint64_t frame_bytes() const { return frame_bytes_; }
   // Text printed by vprintf (also written to InterpreterOptions::print when set).
   void print(const std::string& text);
+  // The executor of the tcgen05.mma at instruction `pc` (.kind::f16: tf32 false), made at its
+  // first execution with the models of InterpreterOptions::arch (Error if they lack the kind's).
+  Tcgen05Mma& tcgen05_mma(int pc, bool tf32);
 
  private:
   struct Prepared;
@@ -369,6 +373,7 @@ class Machine {
   std::vector<int> cluster_of_;       // per CTA run: its index in clusters_
   RunSummary sum_;
   std::vector<std::uint8_t> reported_;  // per instruction, a bit per KernelCheck that has reported there
+  std::vector<std::unique_ptr<Tcgen05Mma>> tcgen05_mma_;  // per instruction, once it has run
   int cur_cluster_ = 0;  // the cluster that runs
   int cur_member_ = 0;   // its CTA that runs (index in ClusterRun::ctas)
   int cur_cta_ = 0;      // that CTA (c-th run)

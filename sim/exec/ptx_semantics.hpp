@@ -130,6 +130,9 @@ ClusterAddress cluster_address(Exec& x, std::uint64_t addr, int lane);
 void cluster_barrier(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 // wmma.load / wmma.store (sem_memory.cpp), for the wmma row of sem_warp.cpp.
 void wmma_transfer(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
+// One arrive-on (count 1) by `lane` on the mbarrier at `op` in `space` (.shared, .shared::cluster
+// or generic; another CTA's of the cluster too): tcgen05.commit (sem_mbarrier.cpp).
+void mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int lane);
 // cp.async.mbarrier.arrive (sem_mbarrier.cpp), for cp's semantic function (sem_memory.cpp).
 void cp_async_mbarrier_arrive(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 

@@ -24,23 +24,22 @@ struct Object {
   int cta;
   std::uint64_t at;
 };
-Object object_at(Exec& x, const Instruction& ins, const ptx::Operand& op, int lane) {
+// `remote`: the operation may reach another CTA's (an arrival or a transaction count).
+Object object_in(Exec& x, ptx::Space space, bool remote, const ptx::Operand& op, int lane) {
   std::uint64_t a = x.address(op, lane);
   Object o{x.cta_index, a};
-  if (ins.d.space == ptx::Space::generic) {
+  if (space == ptx::Space::generic) {
     constexpr std::uint64_t kWindow = (static_cast<std::uint64_t>(Machine::kMaxCluster) + 1) << Machine::kClusterRankShift;
     if (a < Machine::kSharedWindow || a - Machine::kSharedWindow >= kWindow)
       throw Error(fmt::format("lane {}: the generic address {:#x} is not in shared memory (an mbarrier lives there)",
                               lane, a));
     a -= Machine::kSharedWindow;
   }
-  if (ins.d.space != ptx::Space::shared) {
+  if (space != ptx::Space::shared) {
     const ClusterAddress c = cluster_address(x, a, lane);
     o = {c.cta, c.offset};
   }
-  const auto op_kind = static_cast<MbarrierOp>(ins.d.mode);
-  if (o.cta != x.cta_index && op_kind != MbarrierOp::arrive && op_kind != MbarrierOp::expect_tx &&
-      op_kind != MbarrierOp::complete_tx)
+  if (o.cta != x.cta_index && !remote)
     throw Error(fmt::format("lane {}: the mbarrier at {:#x} is in {}: only arrivals and transaction counts reach "
                             "another CTA's mbarrier",
                             lane, x.address(op, lane), x.m.cta(o.cta).name()));
@@ -51,6 +50,12 @@ Object object_at(Exec& x, const Instruction& ins, const ptx::Operand& op, int la
     throw Error(fmt::format("lane {}: {}", lane, e.what()));
   }
   return o;
+}
+
+Object object_at(Exec& x, const Instruction& ins, const ptx::Operand& op, int lane) {
+  const auto k = static_cast<MbarrierOp>(ins.d.mode);
+  return object_in(x, ins.d.space, k == MbarrierOp::arrive || k == MbarrierOp::expect_tx || k == MbarrierOp::complete_tx,
+                   op, lane);
 }
 
 void sem_mbarrier(Exec& x, const Instruction& ins, std::uint32_t lanes) {
@@ -143,6 +148,23 @@ void cp_async_mbarrier_arrive(Exec& x, const Instruction& ins, std::uint32_t lan
     ++x.mbar->changes;
     if (completed) ++x.mbar->completions;
   });
+}
+
+void mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int lane) {
+  const Object o = object_in(x, space, true, op, lane);
+  Memory& shared = x.m.cta(o.cta).shared;
+  MbarrierActivity& act = o.cta == x.cta_index ? *x.mbar : *x.m.units(o.cta).mbar;
+  Mbarrier b = Mbarrier::decode(shared.load(o.at, 8));
+  bool completed = false;
+  try {
+    completed = b.arrive(1, false, false);
+  } catch (const Error& e) {
+    throw Error(fmt::format("lane {}: the mbarrier at shared {:#x}{}: {}", lane, o.at,
+                            o.cta == x.cta_index ? "" : " of " + x.m.cta(o.cta).name(), e.what()));
+  }
+  shared.store(o.at, 8, b.encode());
+  ++act.changes;
+  if (completed) ++act.completions;
 }
 
 void register_mbarrier(std::vector<SemanticSpec>& t) { t.push_back({"mbarrier", sem_mbarrier}); }

@@ -132,6 +132,25 @@ void copy(Exec& x, const Instruction& ins, std::uint32_t lanes) {
                            undefined_lane, undefined_col));
 }
 
+// Each executing thread issues one MMA (CUTLASS elects one): they run in lane order, now.
+void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  Tcgen05Mma& run = x.m.tcgen05_mma(x.pc, ins.d.mode2 == 1);
+  for_lanes(lanes, [&](int lane) {
+    Tcgen05Mma::Inputs in;
+    in.d_taddr = static_cast<std::uint32_t>(x.address(ins.ops[0], lane));
+    in.desc_a = x.read(ins.ops[1], lane);
+    in.desc_b = x.read(ins.ops[2], lane);
+    in.idesc = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
+    in.accumulate = (x.read(ins.ops[4], lane) != 0) != ins.ops[4].negated;
+    const std::int64_t undefined = run.run(x.cta.shared, x.cta.tmem, in);
+    if (undefined >= 0)
+      x.m.report(KernelCheck::initcheck, ins,
+                 fmt::format("lane {}: the accumulator's tensor memory lane {} column {} is read before anything "
+                             "wrote it (enable-input-d 0 starts D afresh)",
+                             lane, undefined >> 16, undefined & 0xFFFF));
+  });
+}
+
 void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   switch (static_cast<Tcgen05Op>(ins.d.mode)) {
     case Tcgen05Op::alloc: alloc(x, ins, lanes); return;
@@ -144,6 +163,11 @@ void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     case Tcgen05Op::st: copy(x, ins, lanes); return;
     case Tcgen05Op::wait_ld:
     case Tcgen05Op::wait_st: whole_warp(ins, lanes); return;  // the interpreter retires the loads
+    case Tcgen05Op::mma: mma(x, ins, lanes); return;
+    case Tcgen05Op::commit:  // the MMAs ran when issued: their completion arrives now
+      for_lanes(lanes, [&](int lane) { mbarrier_arrive_one(x, ins.d.space, ins.ops[0], lane); });
+      return;
+    case Tcgen05Op::fence: return;
   }
 }
 

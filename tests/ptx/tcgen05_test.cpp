@@ -6,9 +6,13 @@
 // every form of tests/data/tcgen05-ptxas/forms.tsv.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <fstream>
 #include <sstream>
 
+#include "sim/exec/descriptor.hpp"
+#include "sim/exec/instr_descriptor.hpp"
+#include "sim/numeric/rounding.hpp"
 #include "tests/paths.hpp"
 #include "tests/ptx/ptx_test_util.hpp"
 
@@ -333,6 +337,123 @@ ret;
   strict.strict = true;
   EXPECT_NE(error_of(text, strict).find("test.ptx:14:1: error: warp 0: %r2 is a destination of the tcgen05.ld"),
             std::string::npos);
+}
+
+// ---- tcgen05.mma -----------------------------------------------------------------------------
+
+// A K-major, no-swizzle sm_100 descriptor: 8-row core matrices of 16 bytes, LBO between them
+// along K, SBO along M/N (the canonical layout; PTX ISA "Shared Memory Descriptor").
+std::uint64_t smem_desc(std::uint64_t start, std::uint64_t lbo, std::uint64_t sbo) {
+  return (start >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1ULL << 46);
+}
+// The byte of element (x, k) of 2-byte elements in that layout.
+std::uint64_t smem_at(std::uint64_t start, int x, int k) {
+  return start + static_cast<std::uint64_t>(x / 8) * 256 + static_cast<std::uint64_t>(k / 8) * 128 +
+         static_cast<std::uint64_t>(x % 8) * 16 + static_cast<std::uint64_t>(k % 8) * 2;
+}
+
+// kind::f16, M = 64, N = 16: A has a 1 at k = m mod 16, B[n][k] = k + n, so D[m][n] = m mod 16 + n
+// (+ 100 where C is kept: the second MMA accumulates). The canonical sequence: mma, commit,
+// mbarrier wait, fence::after_thread_sync, ld, wait::ld.
+TEST(Tcgen05, MmaF16FromDescriptorsIntoTensorMemory) {
+  const int M = 64, N = 16, K = 16;
+  const std::uint64_t a0 = 0x400, b0 = 0x1000;
+  const std::uint64_t da = smem_desc(a0, 128, 256), db = smem_desc(b0, 128, 256);
+  const std::uint32_t idesc = (1U << 4) | (static_cast<std::uint32_t>(N >> 3) << 17) | (static_cast<std::uint32_t>(M >> 4) << 24);
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+.shared .align 8 .b64 bar;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+mbarrier.init.shared.b64 [bar], 1;
+tcgen05.fence::before_thread_sync;
+tcgen05.fence::after_thread_sync;
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, 0;
+@%p tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [bar];
+$wait:
+mbarrier.try_wait.parity.shared.b64 %p, [bar], 0;
+@!%p bra $wait;
+tcgen05.fence::after_thread_sync;
+tcgen05.ld.sync.aligned.32x32b.x16.b32 {%r100, %r101, %r102, %r103, %r104, %r105, %r106, %r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114, %r115}, [%r1];
+tcgen05.wait::ld.sync.aligned;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;
+ret;
+}
+)";
+  InterpreterOptions o;
+  o.arch = "sm_100a";
+  const Ran r = run_ptx(
+      text,
+      [&](Ran& run) {
+        Memory& sh = run.machine->shared(0);
+        for (int m = 0; m < M; ++m)
+          for (int k = 0; k < K; ++k) sh.store(smem_at(a0, m, k), 2, k == m % 16 ? 0x3C00 : 0);
+        for (int n = 0; n < N; ++n)
+          for (int k = 0; k < K; ++k)
+            sh.store(smem_at(b0, n, k), 2, convert(Type::f32, std::bit_cast<std::uint32_t>(static_cast<float>(k + n)),
+                                                    Type::f16, ConvertFlags{Rounding::rn}));
+        set_all(run, "%rd1", da);
+        set_all(run, "%rd2", db);
+        set_all(run, "%r2", idesc);
+      },
+      o);
+  // M = 64 leaves lanes 16-31 of the quarter alone: the 32-lane load reads them unwritten.
+  EXPECT_EQ(warnings(r), "test.ptx:25:1: warning: initcheck: tensor memory lane 16 column 0 is read before anything "
+                         "wrote it (a fresh allocation's contents are unspecified)\n");
+  const TensorMemory& tm = r.machine->cta(0).tmem;
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      const int lane = m % 16 + 32 * (m / 16);  // M = 64: the first 16 lanes of each quarter
+      ASSERT_EQ(tm.get(lane, n), std::bit_cast<std::uint32_t>(static_cast<float>(m % 16 + n))) << m << ", " << n;
+    }
+  // Warp 0's load: its lanes 0-15 hold rows 0-15.
+  for (int t = 0; t < 16; ++t)
+    for (int n = 0; n < N; ++n)
+      ASSERT_EQ(r.reg(t, "%r" + std::to_string(100 + n)), std::bit_cast<std::uint32_t>(static_cast<float>(t + n)));
+}
+
+TEST(Tcgen05, InstructionDescriptorFieldsAreChecked) {
+  const std::uint32_t ok = (1U << 4) | (2U << 17) | (8U << 24);  // f16 x f16 -> f32, M 128, N 16
+  const InstrDescriptor d = InstrDescriptor::decode(ok | (1U << 13) | (1U << 16), Tcgen05Kind::f16);
+  EXPECT_EQ(d.text(), "M 128, N 16, A -f16, B f16, D f32, A K-major, B MN-major");
+  EXPECT_EQ(InstrDescriptor::decode((2U << 7) | (2U << 10) | (1U << 4) | (32U << 17) | (4U << 24), Tcgen05Kind::tf32).text(),
+            "M 64, N 256, A tf32, B tf32, D f32, A K-major, B K-major");
+  const auto error = [](std::uint32_t raw, Tcgen05Kind k) {
+    try {
+      (void)InstrDescriptor::decode(raw, k);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error(ok | 4, Tcgen05Kind::f16), "instruction descriptor 0x08040014: bits 2:0 (sparsity) are 4; dense tcgen05.mma has 0");
+  EXPECT_EQ(error(ok | (1U << 7), Tcgen05Kind::f16),
+            "instruction descriptor 0x08040090: A is bf16 and B f16; the PTX ISA does not say that kind::f16 mixes them");
+  EXPECT_EQ(error((ok & ~(1U << 4)) | (1U << 7) | (1U << 10), Tcgen05Kind::f16),
+            "instruction descriptor 0x08040480: D type 0 (bits 5:4); kind::f16 accumulates in f32 (1), or f16 (0) with f16 A and B");
+  EXPECT_EQ(error(ok, Tcgen05Kind::tf32), "instruction descriptor 0x08040010: A type 0 (bits 9:7); kind::tf32 takes 2 (tf32)");
+  EXPECT_EQ(error((1U << 4) | (2U << 17) | (2U << 24), Tcgen05Kind::f16),
+            "instruction descriptor 0x02040010: M = 32 (bits 28:24 = 2); .cta_group::1 takes M 64 or 128");
+  EXPECT_EQ(error((1U << 4) | (8U << 24), Tcgen05Kind::f16),
+            "instruction descriptor 0x08000010: N = 0 (bits 22:17 = 0); N is 8 to 256 in steps of 8");
+  EXPECT_EQ(error(ok | (1U << 30), Tcgen05Kind::f16),
+            "instruction descriptor 0x48040010: bits 31:30 (the B-reuse shift of .ws) are 1; 0 without .ws");
+}
+
+TEST(Tcgen05, SharedMemoryDescriptorOfSm100) {
+  const MatrixDescriptor d = MatrixDescriptor::decode_tcgen05(smem_desc(0x400, 128, 256) | (2ULL << 61) | (3ULL << 49));
+  EXPECT_EQ(d.start, 0x400U);
+  EXPECT_EQ(d.lbo, 128U);
+  EXPECT_EQ(d.sbo, 256U);
+  EXPECT_EQ(d.base_offset, 3);
+  EXPECT_EQ(d.swizzle, Swizzle::b128);
+  EXPECT_EQ(MatrixDescriptor::decode_tcgen05(smem_desc(0, 16, 16) | (6ULL << 61)).swizzle, Swizzle::b32);
+  EXPECT_THROW((void)MatrixDescriptor::decode_tcgen05(smem_desc(0, 16, 16) & ~(1ULL << 46)), Error);  // wgmma's
+  EXPECT_THROW((void)MatrixDescriptor::decode_tcgen05(smem_desc(0, 16, 16) | (1ULL << 61)), Error);   // 32B atoms
+  EXPECT_THROW((void)MatrixDescriptor::decode_tcgen05(smem_desc(0, 16, 16) | (3ULL << 61)), Error);   // undefined
+  EXPECT_THROW((void)MatrixDescriptor::decode_tcgen05(smem_desc(0, 16, 16) | (1ULL << 52)), Error);   // sm_103a
 }
 
 }  // namespace

@@ -1,0 +1,74 @@
+#include "sim/exec/tcgen05_mma.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+#include "sim/exec/descriptor.hpp"
+
+namespace ptxmma {
+
+Tcgen05Mma::Tile& Tcgen05Mma::tile(std::uint32_t idesc) {
+  for (const auto& t : tiles_)
+    if (t->id.raw == idesc) return *t;
+  const InstrDescriptor id = InstrDescriptor::decode(idesc, kind_);
+  const int k = kind_ == Tcgen05Kind::f16 ? 16 : 8;
+  const Model& model = models_.select(kind_ == Tcgen05Kind::f16 ? "tcgen05_f16" : "tcgen05_tf32", id.a, id.d);
+  auto t = std::make_unique<Tile>(Tile{id, TileKernel(model, TileSpec{id.a, id.b, id.d, id.d, id.m, id.n, k}), {}, {}, {}, {}});
+  t->a.resize(static_cast<std::size_t>(id.m * k));
+  t->b.resize(static_cast<std::size_t>(id.n * k));
+  t->c.resize(static_cast<std::size_t>(id.m * id.n));
+  t->d.resize(static_cast<std::size_t>(id.m * id.n));
+  tiles_.push_back(std::move(t));
+  return *tiles_.back();
+}
+
+std::int64_t Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, const Inputs& in) {
+  Tile& t = tile(in.idesc);
+  const InstrDescriptor& id = t.id;
+  const int k = kind_ == Tcgen05Kind::f16 ? 16 : 8;
+  const int lane0 = TensorMemory::lane_of(in.d_taddr), col0 = TensorMemory::column_of(in.d_taddr);
+  if (lane0 != 0 && !(id.m == 64 && lane0 == 16))
+    throw Error(fmt::format("d-tmem {:#010x} names lane {}; D of M = {} starts at lane 0{}", in.d_taddr, lane0, id.m,
+                            id.m == 64 ? " or 16" : ""));
+  for (int col = col0; col < col0 + id.n; ++col)
+    if (col >= TensorMemory::kColumns || !tm.allocated(col))
+      throw Error(fmt::format("d-tmem {:#010x}: D's column {} (N = {}) {}", in.d_taddr, col, id.n,
+                              col >= TensorMemory::kColumns ? "is past the 512 columns" : "is not allocated"));
+  // A (M x K) and B (N x K) through their descriptors.
+  const auto read = [&](std::uint64_t desc, bool transpose, Type type, int rows, bool negate,
+                        std::vector<std::uint64_t>& out, const char* which) {
+    const OperandAddressing at(MatrixDescriptor::decode_tcgen05(desc), transpose ? Major::mn : Major::k, type, rows, k);
+    const int bytes = at.element_bits() / 8;
+    const std::uint64_t sign = 1ULL << (at.element_bits() - 1);
+    for (int x = 0; x < rows; ++x)
+      for (int kk = 0; kk < k; ++kk) {
+        const std::uint64_t addr = at.slot(x, kk).address;
+        if (addr + static_cast<std::uint64_t>(bytes) > shared.size())
+          throw Error(fmt::format("{}({}, {}) at shared {:#x} is outside shared memory ({} bytes; descriptor {})", which,
+                                  x, kk, addr, shared.size(), at.descriptor().text()));
+        const std::uint64_t v = shared.load(addr, bytes);
+        out[static_cast<std::size_t>(x * k + kk)] = negate ? v ^ sign : v;
+      }
+  };
+  read(in.desc_a, id.transpose_a, id.a, id.m, id.negate_a, t.a, "A");
+  read(in.desc_b, id.transpose_b, id.b, id.n, id.negate_b, t.b, "B");
+  std::int64_t undefined = -1;
+  const std::uint64_t mask = id.d == Type::f16 ? 0xFFFFU : 0xFFFFFFFFU;
+  for (int m = 0; m < id.m; ++m)
+    for (int n = 0; n < id.n; ++n) {
+      const int lane = lane0 + d_lane(id.m, m), col = col0 + n;
+      std::uint64_t c = 0;  // enable-input-d false: D = A*B (+0)
+      if (in.accumulate) {
+        if (!tm.defined(lane, col) && undefined < 0) undefined = TensorMemory::address(lane, col);
+        c = tm.get(lane, col) & mask;
+      }
+      t.c[static_cast<std::size_t>(m * id.n + n)] = c;
+    }
+  t.kernel.run(t.a.data(), t.b.data(), t.c.data(), t.d.data());
+  for (int m = 0; m < id.m; ++m)
+    for (int n = 0; n < id.n; ++n)
+      tm.set(lane0 + d_lane(id.m, m), col0 + n, static_cast<std::uint32_t>(t.d[static_cast<std::size_t>(m * id.n + n)]));
+  return undefined;
+}
+
+}  // namespace ptxmma
