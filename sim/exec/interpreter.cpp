@@ -1465,7 +1465,7 @@ void Machine::execute(int w) {
         if (x.park_alloc) return;  // the allocation is tried again when the warp goes on
       }
       if (ins.d.unit == ptx::AsyncUnit::tmem_ld) {
-        if (ins.d.step == ptx::AsyncStep::wait_all) ws.tmem_loads.clear();
+        if (ins.d.step == ptx::AsyncStep::wait_all && lanes != 0) ws.tmem_loads.clear();
         if (ins.d.step == ptx::AsyncStep::issue && lanes != 0) {
           for (const ptx::Operand& e : ins.ops[0].elems) ws.tmem_loads.push_back(e.reg);
           ws.tmem_load_pc = pc;

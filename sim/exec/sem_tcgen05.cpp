@@ -17,10 +17,14 @@ using ptx::Instruction;
 using ptx::Operand;
 using ptx::Tcgen05Op;
 
-void whole_warp(const Instruction& ins, std::uint32_t lanes) {
+// Whether the warp executes it: all 32 lanes, or none (a guard false in every lane); some is an
+// error.
+bool whole_warp(const Instruction& ins, std::uint32_t lanes) {
+  if (lanes == 0) return false;
   if (lanes != 0xffffffffU)
     throw Error(fmt::format("{} needs all 32 lanes of the warp (.sync.aligned); the executing lanes are {}", ins.opcode,
                             lane_list(lanes)));
+  return true;
 }
 
 // The value of `op` in lane 0, which every lane must give (.aligned: one address, one count).
@@ -35,7 +39,7 @@ std::uint64_t uniform(Exec& x, const Operand& op, const char* what, bool address
 }
 
 void alloc(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  whole_warp(ins, lanes);
+  if (!whole_warp(ins, lanes)) return;
   TensorMemory& tm = x.cta.tmem;
   const std::uint64_t n = uniform(x, ins.ops[1], "nCols");
   if (const auto bad = TensorMemory::bad_size(n)) throw Error(*bad);
@@ -54,7 +58,7 @@ void alloc(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 }
 
 void dealloc(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  whole_warp(ins, lanes);
+  if (!whole_warp(ins, lanes)) return;
   const auto taddr = static_cast<std::uint32_t>(uniform(x, ins.ops[0], "taddr"));
   const std::uint64_t n = uniform(x, ins.ops[1], "nCols");
   if (TensorMemory::lane_of(taddr) != 0)
@@ -93,7 +97,7 @@ Span copy_span(Exec& x, const Instruction& ins) {
 }
 
 void copy(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  whole_warp(ins, lanes);
+  if (!whole_warp(ins, lanes)) return;
   const ptx::TmemCopy& c = *ins.d.tmem;
   const Span s = copy_span(x, ins);
   TensorMemory& tm = x.cta.tmem;
@@ -156,13 +160,12 @@ void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     case Tcgen05Op::alloc: alloc(x, ins, lanes); return;
     case Tcgen05Op::dealloc: dealloc(x, ins, lanes); return;
     case Tcgen05Op::relinquish_alloc_permit:
-      whole_warp(ins, lanes);
-      x.cta.tmem.relinquish();
+      if (whole_warp(ins, lanes)) x.cta.tmem.relinquish();
       return;
     case Tcgen05Op::ld:
     case Tcgen05Op::st: copy(x, ins, lanes); return;
     case Tcgen05Op::wait_ld:
-    case Tcgen05Op::wait_st: whole_warp(ins, lanes); return;  // the interpreter retires the loads
+    case Tcgen05Op::wait_st: (void)whole_warp(ins, lanes); return;  // the interpreter retires the loads
     case Tcgen05Op::mma: mma(x, ins, lanes); return;
     case Tcgen05Op::commit:  // the MMAs ran when issued: their completion arrives now
       for_lanes(lanes, [&](int lane) { mbarrier_arrive_one(x, ins.d.space, ins.ops[0], lane); });

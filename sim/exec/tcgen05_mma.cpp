@@ -4,6 +4,7 @@
 
 #include "sim/error.hpp"
 #include "sim/exec/descriptor.hpp"
+#include "sim/numeric/packing.hpp"
 
 namespace ptxmma {
 
@@ -39,14 +40,15 @@ std::int64_t Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, const Input
                         std::vector<std::uint64_t>& out, const char* which) {
     const OperandAddressing at(MatrixDescriptor::decode_tcgen05(desc), transpose ? Major::mn : Major::k, type, rows, k);
     const int bytes = at.element_bits() / 8;
-    const std::uint64_t sign = 1ULL << (at.element_bits() - 1);
+    const std::uint64_t sign = 1ULL << (info(type).bits - 1);  // of the code (tf32: 19 bits)
     for (int x = 0; x < rows; ++x)
       for (int kk = 0; kk < k; ++kk) {
         const std::uint64_t addr = at.slot(x, kk).address;
         if (addr + static_cast<std::uint64_t>(bytes) > shared.size())
           throw Error(fmt::format("{}({}, {}) at shared {:#x} is outside shared memory ({} bytes; descriptor {})", which,
                                   x, kk, addr, shared.size(), at.descriptor().text()));
-        const std::uint64_t v = shared.load(addr, bytes);
+        // tf32 leaves its b32: the low 13 bits are dropped (the kind truncates its operands).
+        const std::uint64_t v = element_code(type, Container::packed, shared.load(addr, bytes));
         out[static_cast<std::size_t>(x * k + kk)] = negate ? v ^ sign : v;
       }
   };

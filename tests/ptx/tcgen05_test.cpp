@@ -456,5 +456,118 @@ TEST(Tcgen05, SharedMemoryDescriptorOfSm100) {
   EXPECT_THROW((void)MatrixDescriptor::decode_tcgen05(smem_desc(0, 16, 16) | (1ULL << 52)), Error);   // sm_103a
 }
 
+// MMA-Sim's tcgen05.mma cases (tests/data/mmasim-tcgen05: one output element each, a row of A,
+// a column of B, C and D) run through the interpreter's tcgen05.mma, 128 at a time on the
+// diagonal of an M = 128, N = 128 MMA: case i's row in A's row i, its column in B's column i, its
+// C stored into tensor memory (lane i, column i) by warp i / 32's tcgen05.st; D read back by
+// tcgen05.ld. Every case's D must be MMA-Sim's.
+struct MmaSimCase {
+  std::vector<std::uint64_t> a, b;
+  std::uint64_t c = 0, d = 0;
+};
+std::vector<MmaSimCase> mmasim_cases(const std::string& file) {
+  std::ifstream in(std::string(kPtxmmaSourceDir) + "/tests/data/mmasim-tcgen05/" + file);
+  std::vector<MmaSimCase> out;
+  std::string line;
+  std::getline(in, line);  // the header: row,a,b,c_src_f32,c,d
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    MmaSimCase c;
+    for (const int which : {1, 2}) {
+      std::stringstream codes(f[static_cast<std::size_t>(which)]);
+      for (std::string x; codes >> x;) (which == 1 ? c.a : c.b).push_back(std::stoull(x, nullptr, 16));
+    }
+    c.c = std::stoull(f[4], nullptr, 16);
+    c.d = std::stoull(f[5], nullptr, 16);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void run_mmasim_file(const std::string& file, const char* kind, std::uint32_t ab_code, std::uint32_t d_code) {
+  const std::vector<MmaSimCase> cases = mmasim_cases(file);
+  ASSERT_EQ(cases.size(), 400U) << file;
+  const int K = static_cast<int>(cases[0].a.size()), bytes = 32 / K;  // 16 f16 or 8 tf32: 32 bytes a row
+  const std::uint64_t a0 = 0x1000, b0 = 0x2000;
+  const auto at = [&](std::uint64_t start, int x, int k) {  // K-major, no swizzle, LBO 128, SBO 256
+    return start + static_cast<std::uint64_t>(x / 8) * 256 + static_cast<std::uint64_t>(k * bytes / 16) * 128 +
+           static_cast<std::uint64_t>(x % 8) * 16 + static_cast<std::uint64_t>(k * bytes % 16);
+  };
+  const std::uint32_t idesc = (d_code << 4) | (ab_code << 7) | (ab_code << 10) | (16U << 17) | (8U << 24);
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+.shared .align 8 .b64 bar;
+mov.u32 %r9, %tid.x;
+setp.lt.u32 %p, %r9, 32;
+@%p tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 128;
+@%p mbarrier.init.shared.b64 [bar], 1;
+bar.sync 0;
+ld.shared.b32 %r1, [slot];
+shr.u32 %r8, %r9, 5;
+shl.b32 %r8, %r8, 21;
+add.u32 %r8, %r1, %r8;
+tcgen05.st.sync.aligned.32x32b.x128.b32 [%r8], )" + vector_of(100, 128) + R"(;
+tcgen05.wait::st.sync.aligned;
+tcgen05.fence::before_thread_sync;
+bar.sync 0;
+tcgen05.fence::after_thread_sync;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.KIND [%r1], %rd1, %rd2, %r2, 1;
+@%p tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [bar];
+$wait:
+mbarrier.try_wait.parity.shared.b64 %p, [bar], 0;
+@!%p bra $wait;
+tcgen05.fence::after_thread_sync;
+tcgen05.ld.sync.aligned.32x32b.x128.b32 )" + vector_of(100, 128) + R"(, [%r8];
+tcgen05.wait::ld.sync.aligned;
+bar.sync 0;
+setp.lt.u32 %p, %r9, 32;
+@%p tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 128;
+ret;
+}
+)";
+  const std::string program = std::string(text).replace(text.find("KIND"), 4, kind);
+  InterpreterOptions o = warps(4);
+  o.arch = "sm_100a";
+  int checked = 0;
+  for (std::size_t first = 0; first < cases.size(); first += 128) {
+    const Ran r = run_ptx(
+        program,
+        [&](Ran& run) {
+          Memory& sh = run.machine->shared(0);
+          for (int i = 0; i < 128; ++i) {
+            const MmaSimCase& c = cases[std::min(first + static_cast<std::size_t>(i), cases.size() - 1)];
+            for (int k = 0; k < K; ++k) {
+              sh.store(at(a0, i, k), bytes, c.a[static_cast<std::size_t>(k)]);
+              sh.store(at(b0, i, k), bytes, c.b[static_cast<std::size_t>(k)]);
+            }
+            // Thread i (lane i % 32 of warp i / 32) stores row i: C on the diagonal, 0 elsewhere.
+            for (int n = 0; n < 128; ++n) run.machine->set_reg(i, run.index("%r" + std::to_string(100 + n)), n == i ? c.c : 0);
+          }
+          set_all(run, "%rd1", smem_desc(a0, 128, 256));
+          set_all(run, "%rd2", smem_desc(b0, 128, 256));
+          set_all(run, "%r2", idesc);
+          for (int t = 32; t < 128; ++t) {
+            run.machine->set_reg(t, run.index("%rd1"), smem_desc(a0, 128, 256));
+            run.machine->set_reg(t, run.index("%rd2"), smem_desc(b0, 128, 256));
+            run.machine->set_reg(t, run.index("%r2"), idesc);
+          }
+        },
+        o);
+    EXPECT_EQ(warnings(r), "");
+    for (std::size_t i = 0; i < 128 && first + i < cases.size(); ++i, ++checked)
+      ASSERT_EQ(r.reg(static_cast<int>(i), "%r" + std::to_string(100 + i)), cases[first + i].d)
+          << file << " case " << first + i;
+  }
+  EXPECT_EQ(checked, 400);
+}
+
+TEST(Tcgen05, MmaAgreesWithMmaSimF16ToF32) { run_mmasim_file("f16/fp16_f32.csv", "kind::f16", 0, 1); }
+TEST(Tcgen05, MmaAgreesWithMmaSimBf16ToF32) { run_mmasim_file("f16/bf16_f32.csv", "kind::f16", 1, 1); }
+TEST(Tcgen05, MmaAgreesWithMmaSimF16ToF16) { run_mmasim_file("f16/fp16_f16.csv", "kind::f16", 0, 0); }
+TEST(Tcgen05, MmaAgreesWithMmaSimTf32) { run_mmasim_file("tf32/tf32_f32.csv", "kind::tf32", 2, 1); }
+
 }  // namespace
 }  // namespace ptxmma::test
