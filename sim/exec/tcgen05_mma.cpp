@@ -13,7 +13,13 @@ Tcgen05Mma::Tile& Tcgen05Mma::tile(std::uint32_t idesc) {
     if (t->id.raw == idesc) return *t;
   const InstrDescriptor id = InstrDescriptor::decode(idesc, kind_);
   const int k = kind_ == Tcgen05Kind::f16 ? 16 : 8;
-  const Model& model = models_.select(kind_ == Tcgen05Kind::f16 ? "tcgen05_f16" : "tcgen05_tf32", id.a, id.d);
+  const Model* found = nullptr;
+  try {
+    found = &models_.select(kind_ == Tcgen05Kind::f16 ? "tcgen05_f16" : "tcgen05_tf32", id.a, id.d);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} (tcgen05.mma's models are sm_100a's: --arch sm_100a)", e.what()));
+  }
+  const Model& model = *found;
   auto t = std::make_unique<Tile>(Tile{id, TileKernel(model, TileSpec{id.a, id.b, id.d, id.d, id.m, id.n, k}), {}, {}, {}, {}});
   t->a.resize(static_cast<std::size_t>(id.m * k));
   t->b.resize(static_cast<std::size_t>(id.n * k));
