@@ -22,6 +22,7 @@ KERNEL = """.version 8.7
 {{
 .reg .b32 %r<300>;
 .reg .b64 %rd<4>;
+.reg .pred %p<4>;
 .shared .align 16 .b32 slot;
 {}
 ret;
@@ -89,6 +90,38 @@ def forms():
         "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 32;",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 [%r1], 32;",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %rd1, 32;",
+    ]
+    mma = "tcgen05.mma.cta_group::1"
+    out += [
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
+        f"{mma}.kind::tf32 [%r1], %rd1, %rd2, %r2, 1;",
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, 0x08200490, 0;",
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, %r2, 2;",
+        f"{mma}.kind::f16.collector::a::discard [%r1], %rd1, %rd2, %r2, %p1;",
+        f"{mma}.kind::f16.collector::a::lastuse [%r1], %rd1, %rd2, %r2, %p1;",
+        f"{mma}.kind::f16 [%r1+8], %rd1, %rd2, %r2, %p1;",
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, %rd3, %p1;",
+        f"{mma}.kind::f16 [%r1], %r3, %rd2, %r2, %p1;",
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, %r2;",
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, 3;",
+        f"{mma}.kind::f16 [%r1], %rd1, %rd2, %r2, {{%r4, %r5, %r6, %r7}}, %p1;",
+        f"{mma}.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;",
+        f"{mma}.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1;",
+        f"{mma}.kind::f16.b32 [%r1], %rd1, %rd2, %r2, %p1;",
+        "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
+        "tcgen05.mma.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
+        f"{mma}.kind::f16.sync.aligned [%r1], %rd1, %rd2, %r2, %p1;",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1];",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1];",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cta.b64 [%r1];",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b32 [%rd1];",
+        "tcgen05.commit.cta_group::1.b64 [%rd1];",
+        "tcgen05.commit.cta_group::1.sync.aligned.mbarrier::arrive::one.b64 [%rd1];",
+        "tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [%rd1];",
+        "tcgen05.fence::before_thread_sync;",
+        "tcgen05.fence::after_thread_sync;",
+        "tcgen05.fence::after_thread_sync.sync.aligned;",
+        "tcgen05.fence::before_thread_sync %r1;",
     ]
     for n in [0, 16, 32, 48, 64, 96, 128, 256, 512, 544, 1024]:
         out.append(f"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], {n};")
