@@ -425,6 +425,50 @@ ret;
       ASSERT_EQ(r.reg(t, "%r" + std::to_string(100 + n)), std::bit_cast<std::uint32_t>(static_cast<float>(t + n)));
 }
 
+// Negated A (idesc bit 13) and an MN-major B (bit 16: n contiguous; no swizzle: element (n, k)
+// at start + (k / 8) * LBO + (k % 8) * 16 + 2n for N = 8): D = -(A B) = -(m mod 16 + n), +0 for
+// a zero sum (docs/tcgen05.md §3.1).
+TEST(Tcgen05, MmaNegatedAAndMnMajorB) {
+  const int M = 64, N = 8, K = 16;
+  const std::uint64_t a0 = 0x400, b0 = 0x1000;
+  const std::uint32_t idesc = (1U << 4) | (1U << 13) | (1U << 16) | (1U << 17) | (4U << 24);
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, 0;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;
+ret;
+}
+)";
+  InterpreterOptions o;
+  o.arch = "sm_100a";
+  const Ran r = run_ptx(
+      text,
+      [&](Ran& run) {
+        Memory& sh = run.machine->shared(0);
+        for (int m = 0; m < M; ++m)
+          for (int k = 0; k < K; ++k) sh.store(smem_at(a0, m, k), 2, k == m % 16 ? 0x3C00 : 0);
+        for (int n = 0; n < N; ++n)
+          for (int k = 0; k < K; ++k)
+            sh.store(b0 + static_cast<std::uint64_t>(k / 8) * 128 + static_cast<std::uint64_t>(k % 8) * 16 + 2 * n, 2,
+                     convert(Type::f32, std::bit_cast<std::uint32_t>(static_cast<float>(k + n)), Type::f16,
+                             ConvertFlags{Rounding::rn}));
+        set_all(run, "%rd1", smem_desc(a0, 128, 256));
+        set_all(run, "%rd2", smem_desc(b0, 128, 256));
+        set_all(run, "%r2", idesc);
+      },
+      o);
+  EXPECT_EQ(warnings(r), "");
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n)
+      ASSERT_EQ(r.machine->cta(0).tmem.get(m % 16 + 32 * (m / 16), n),  // an exact zero sum is +0
+                m % 16 + n == 0 ? 0U : std::bit_cast<std::uint32_t>(-static_cast<float>(m % 16 + n)))
+          << m << ", " << n;
+}
+
 TEST(Tcgen05, InstructionDescriptorFieldsAreChecked) {
   const std::uint32_t ok = (1U << 4) | (2U << 17) | (8U << 24);  // f16 x f16 -> f32, M 128, N 16
   const InstrDescriptor d = InstrDescriptor::decode(ok | (1U << 13) | (1U << 16), Tcgen05Kind::f16);
