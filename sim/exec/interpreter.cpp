@@ -1118,7 +1118,7 @@ void Machine::deadlock() {
   const ClusterRun& cl = clusters_[static_cast<std::size_t>(cur_cluster_)];
   std::string who;
   const Instruction* first = nullptr;
-  bool cluster_wait = false;
+  bool cluster_wait = false, alloc_wait = false;
   for (const int c : cl.ctas) {
     const CtaRun& cr = runs_[static_cast<std::size_t>(c)];
     if (cr.is != CtaIs::running) continue;
@@ -1128,6 +1128,7 @@ void Machine::deadlock() {
       const Instruction& ins = prog_.code[static_cast<std::size_t>(r.parked ? r.park_pc : r.waiting)];
       if (!first) first = &ins;
       who += fmt::format("{}{} at line {} ({}", who.empty() ? "" : "; ", warp_name(c, w), ins.loc.line, ins.text);
+      alloc_wait = alloc_wait || (r.parked && r.park_alloc);
       if (r.parked && r.park_alloc)
         who += fmt::format(", waiting for free tensor-memory columns; allocated: {}", tmem_allocations(cta(c).tmem));
       else if (r.parked)
@@ -1158,10 +1159,11 @@ void Machine::deadlock() {
   throw located(prog_, *first,
                 fmt::format("deadlock: no warp can go on ({}){}; a barrier needs every live warp of the block, a "
                             "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
-                            "wait the arrivals and transactions of its phase, a tcgen05.alloc a dealloc{}",
+                            "wait the arrivals and transactions of its phase{}{}",
                             who,
                             missing.empty() ? "" : fmt::format("; the cluster barrier waits for the arrival of {}", missing),
-                            cluster_wait ? ", barrier.cluster.wait every live thread of the cluster to arrive" : ""));
+                            cluster_wait ? ", barrier.cluster.wait every live thread of the cluster to arrive" : "",
+                            alloc_wait ? ", a tcgen05.alloc a tcgen05.dealloc that frees columns" : ""));
 }
 
 // The CTA cur_cta_ has ended: its diagnostics; its shared memory stays until its cluster ends

@@ -275,6 +275,7 @@ ret;
   EXPECT_NE(e.find("deadlock"), std::string::npos) << e;
   EXPECT_NE(e.find("warp 1 at line 17 (tcgen05.alloc"), std::string::npos) << e;
   EXPECT_NE(e.find("waiting for free tensor-memory columns; allocated: columns 0-511"), std::string::npos) << e;
+  EXPECT_NE(e.find("a tcgen05.alloc a tcgen05.dealloc that frees columns"), std::string::npos) << e;
 }
 
 // Each error names its line and what is wrong.
