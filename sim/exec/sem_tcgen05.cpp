@@ -129,7 +129,7 @@ void copy(Exec& x, const Instruction& ins, std::uint32_t lanes) {
         tm.set(tl, col, static_cast<std::uint32_t>(x.read(reg, lane)));
       }
     }
-  if (undefined)
+  if (undefined && !x.m.reported(KernelCheck::initcheck, ins))  // formatted once: no allocation per load
     x.m.report(KernelCheck::initcheck, ins,
                fmt::format("tensor memory lane {} column {} is read before anything wrote it (a fresh allocation's "
                            "contents are unspecified)",
@@ -147,7 +147,7 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     in.idesc = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
     in.accumulate = (x.read(ins.ops[4], lane) != 0) != ins.ops[4].negated;
     const std::int64_t undefined = run.run(x.cta.shared, x.cta.tmem, in);
-    if (undefined >= 0)
+    if (undefined >= 0 && !x.m.reported(KernelCheck::initcheck, ins))
       x.m.report(KernelCheck::initcheck, ins,
                  fmt::format("lane {}: the accumulator's tensor memory lane {} column {} is read before anything "
                              "wrote it (enable-input-d 0 starts D afresh)",
