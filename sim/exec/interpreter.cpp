@@ -1193,6 +1193,14 @@ void Machine::finish_cta() {
              fmt::format("{} lane {}: this bulk copy into shared memory is still in flight when the program ends (no "
                          "wait on its mbarrier completed it; its bytes were written then)",
                          warp_name(l->cta, l->thread / kLanes), l->thread % kLanes));
+  for (const Tcgen05InFlight::Op& op : cr.umma.ops())
+    if (!op.committed) {
+      diagnose(prog_.code[static_cast<std::size_t>(op.pc)],
+               fmt::format("{} lane {}: this tcgen05.mma is still in flight when the CTA ends (no tcgen05.commit "
+                           "tracked its completion)",
+                           warp_name(cur_cta_, op.thread / kLanes), op.thread % kLanes));
+      break;
+    }
   for (const TensorMemory::Allocation& a : cta(cur_cta_).tmem.allocations())
     diagnose(prog_.code[static_cast<std::size_t>(a.tag)],
              fmt::format("{}: tensor-memory columns {}-{} allocated here are not deallocated when the CTA ends "
@@ -1446,6 +1454,7 @@ void Machine::execute(int w) {
       CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
       x.copies = &*cr.copies;
       x.bulk = &*cr.bulk;
+      x.umma = &cr.umma;
       x.mbar = &cr.mbar;
       if (cr.race) {
         x.race = &*cr.race;

@@ -59,6 +59,7 @@
 #include "sim/exec/kernel_check.hpp"
 #include "sim/exec/mbarrier.hpp"
 #include "sim/exec/race_shadow.hpp"
+#include "sim/exec/tcgen05_async.hpp"
 #include "sim/exec/tcgen05_mma.hpp"
 #include "sim/exec/wgmma_async.hpp"
 #include "sim/state/cta.hpp"
@@ -293,6 +294,7 @@ class Machine {
     std::optional<AsyncCopies> copies;
     std::optional<BulkCopies> bulk;
     MbarrierActivity mbar;
+    Tcgen05InFlight umma;  // its tcgen05.mma operations whose completion is not yet observed
     std::vector<std::uint64_t> arrived;
     CtaIs is = CtaIs::not_started;
     std::optional<RaceShadow> race;  // racecheck's record of its shared memory, while it runs (several warps)

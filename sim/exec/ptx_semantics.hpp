@@ -34,6 +34,7 @@ class Exec {
   BulkCopies* bulk = nullptr;            // the CTA's bulk copies in flight
   bool race_reported = false;            // a shared-memory race of this instruction was reported
   MbarrierActivity* mbar = nullptr;      // the CTA's mbarrier counters
+  Tcgen05InFlight* umma = nullptr;       // the CTA's tcgen05.mma in flight
   bool park = false;                     // set by a wait whose phase is incomplete: the warp yields
   std::uint64_t park_addr = 0;           // the shared offset of that mbarrier
   bool park_alloc = false;               // set with park by a tcgen05.alloc that finds no free columns
@@ -131,8 +132,14 @@ void cluster_barrier(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 // wmma.load / wmma.store (sem_memory.cpp), for the wmma row of sem_warp.cpp.
 void wmma_transfer(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 // One arrive-on (count 1) by `lane` on the mbarrier at `op` in `space` (.shared, .shared::cluster
-// or generic; another CTA's of the cluster too): tcgen05.commit (sem_mbarrier.cpp).
-void mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int lane);
+// or generic; another CTA's of the cluster too): tcgen05.commit (sem_mbarrier.cpp). Returns the
+// mbarrier's CTA (c-th run), offset and the parity of its phase before the arrive.
+struct MbarrierRef {
+  int cta = 0;
+  std::uint64_t at = 0;
+  bool parity = false;
+};
+MbarrierRef mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int lane);
 // cp.async.mbarrier.arrive (sem_mbarrier.cpp), for cp's semantic function (sem_memory.cpp).
 void cp_async_mbarrier_arrive(Exec& x, const ptx::Instruction& ins, std::uint32_t lanes);
 

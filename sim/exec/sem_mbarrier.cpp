@@ -150,11 +150,12 @@ void cp_async_mbarrier_arrive(Exec& x, const Instruction& ins, std::uint32_t lan
   });
 }
 
-void mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int lane) {
+MbarrierRef mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int lane) {
   const Object o = object_in(x, space, true, op, lane);
   Memory& shared = x.m.cta(o.cta).shared;
   MbarrierActivity& act = o.cta == x.cta_index ? *x.mbar : *x.m.units(o.cta).mbar;
   Mbarrier b = Mbarrier::decode(shared.load(o.at, 8));
+  const MbarrierRef ref{o.cta, o.at, b.phase};
   bool completed = false;
   try {
     completed = b.arrive(1, false, false);
@@ -165,6 +166,7 @@ void mbarrier_arrive_one(Exec& x, ptx::Space space, const ptx::Operand& op, int 
   shared.store(o.at, 8, b.encode());
   ++act.changes;
   if (completed) ++act.completions;
+  return ref;
 }
 
 void register_mbarrier(std::vector<SemanticSpec>& t) { t.push_back({"mbarrier", sem_mbarrier}); }

@@ -8,6 +8,7 @@
 // (interpreter.cpp, AsyncUnit::tmem_ld).
 #include <fmt/format.h>
 
+#include "sim/exec/mbarrier.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 
 namespace ptxmma::exec {
@@ -96,10 +97,27 @@ Span copy_span(Exec& x, const Instruction& ins) {
   return s;
 }
 
+// A load or store of cells a tcgen05.mma in flight writes: before its completion is observed
+// (tcgen05.commit, then its mbarrier's phase completes), D is not yet there on the GPU.
+void mma_hazard(Exec& x, const Instruction& ins, const Span& s) {
+  x.umma->retire([&](int c, std::uint64_t at) { return Mbarrier::decode(x.m.cta(c).shared.load(at, 8)).phase; });
+  const ptx::TmemCopy& c = *ins.d.tmem;
+  const int width = c.num * c.shape->repeat * (c.pack ? 2 : 1);
+  const int last = s.column + width - 1 + (c.shape->halves ? c.split : 0);
+  if (const Tcgen05InFlight::Op* op = x.umma->overlapping(s.lane, s.lane + c.shape->rows - 1, s.column, last))
+    x.m.diagnose(ins, fmt::format("{}: tensor-memory lanes {}-{}, columns {}-{} are D of the tcgen05.mma at line {}, "
+                                  "which is still in flight ({}; then tcgen05.fence::after_thread_sync)",
+                                  x.m.warp_name(x.cta_index, x.base / Machine::kLanes), op->lane0, op->lane1, op->col0,
+                                  op->col1, x.p.code[static_cast<std::size_t>(op->pc)].loc.line,
+                                  op->committed ? "its tcgen05.commit's mbarrier phase has not completed"
+                                                : "no tcgen05.commit of its thread yet, nor a wait on that mbarrier"));
+}
+
 void copy(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   if (!whole_warp(ins, lanes)) return;
   const ptx::TmemCopy& c = *ins.d.tmem;
   const Span s = copy_span(x, ins);
+  if (!x.umma->idle()) mma_hazard(x, ins, s);
   TensorMemory& tm = x.cta.tmem;
   const bool load = ins.d.mode == static_cast<int>(Tcgen05Op::ld);
   const Operand& regs = ins.ops[load ? 0 : ins.ops.size() - 1];
@@ -146,7 +164,9 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     in.desc_b = x.read(ins.ops[2], lane);
     in.idesc = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
     in.accumulate = (x.read(ins.ops[4], lane) != 0) != ins.ops[4].negated;
-    const std::int64_t undefined = run.run(x.cta.shared, x.cta.tmem, in);
+    const Tcgen05Mma::Footprint d = run.run(x.cta.shared, x.cta.tmem, in);
+    x.umma->issue({x.pc, x.base + lane, d.lane0, d.lane1, d.col0, d.col1});
+    const std::int64_t undefined = d.undefined;
     if (undefined >= 0 && !x.m.reported(KernelCheck::initcheck, ins))
       x.m.report(KernelCheck::initcheck, ins,
                  fmt::format("lane {}: the accumulator's tensor memory lane {} column {} is read before anything "
@@ -168,7 +188,10 @@ void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     case Tcgen05Op::wait_st: (void)whole_warp(ins, lanes); return;  // the interpreter retires the loads
     case Tcgen05Op::mma: mma(x, ins, lanes); return;
     case Tcgen05Op::commit:  // the MMAs ran when issued: their completion arrives now
-      for_lanes(lanes, [&](int lane) { mbarrier_arrive_one(x, ins.d.space, ins.ops[0], lane); });
+      for_lanes(lanes, [&](int lane) {
+        const MbarrierRef b = mbarrier_arrive_one(x, ins.d.space, ins.ops[0], lane);
+        x.umma->commit(x.base + lane, b.cta, b.at, b.parity);
+      });
       return;
     case Tcgen05Op::fence: return;
   }

@@ -29,7 +29,7 @@ Tcgen05Mma::Tile& Tcgen05Mma::tile(std::uint32_t idesc) {
   return *tiles_.back();
 }
 
-std::int64_t Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, const Inputs& in) {
+Tcgen05Mma::Footprint Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, const Inputs& in) {
   Tile& t = tile(in.idesc);
   const InstrDescriptor& id = t.id;
   const int k = kind_ == Tcgen05Kind::f16 ? 16 : 8;
@@ -76,7 +76,7 @@ std::int64_t Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, const Input
   for (int m = 0; m < id.m; ++m)
     for (int n = 0; n < id.n; ++n)
       tm.set(lane0 + d_lane(id.m, m), col0 + n, static_cast<std::uint32_t>(t.d[static_cast<std::size_t>(m * id.n + n)]));
-  return undefined;
+  return {lane0, lane0 + d_lane(id.m, id.m - 1), col0, col0 + id.n - 1, undefined};
 }
 
 }  // namespace ptxmma

@@ -27,10 +27,15 @@ class Tcgen05Mma {
     std::uint32_t idesc = 0;
     bool accumulate = true;  // enable-input-d: D = A*B + D; false: D = A*B
   };
+  // What one MMA wrote: D's lanes and columns (inclusive), and the first cell of D it read
+  // before anything wrote it (lane << 16 | column), or -1.
+  struct Footprint {
+    int lane0 = 0, lane1 = 0, col0 = 0, col1 = 0;
+    std::int64_t undefined = -1;
+  };
   // One MMA on the CTA's shared and tensor memory. Errors: a bad descriptor, D's lanes or columns
-  // outside tensor memory or not allocated, an operand outside shared memory. Returns the first
-  // TMEM cell of D read before anything wrote it (lane << 16 | column), or -1.
-  std::int64_t run(const Memory& shared, TensorMemory& tm, const Inputs& in);
+  // outside tensor memory or not allocated, an operand outside shared memory.
+  Footprint run(const Memory& shared, TensorMemory& tm, const Inputs& in);
 
   // D's row m: its TMEM lane relative to the address (M = 128: m; M = 64: the first 16 lanes of
   // each warp's quarter, PTX ISA "Layout F").

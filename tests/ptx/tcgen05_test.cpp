@@ -462,12 +462,66 @@ ret;
         set_all(run, "%r2", idesc);
       },
       o);
-  EXPECT_EQ(warnings(r), "");
+  // (no commit: the end of the CTA says so)
+  EXPECT_EQ(warnings(r), "test.ptx:15:5: warning: warp 0 lane 0: this tcgen05.mma is still in flight when the CTA "
+                         "ends (no tcgen05.commit tracked its completion)\n");
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n)
       ASSERT_EQ(r.machine->cta(0).tmem.get(m % 16 + 32 * (m / 16), n),  // an exact zero sum is +0
                 m % 16 + n == 0 ? 0U : std::bit_cast<std::uint32_t>(-static_cast<float>(m % 16 + n)))
           << m << ", " << n;
+}
+
+// D read before the MMA's completion is observed: with no commit, and after the commit before its
+// mbarrier's phase completes; after the wait, nothing. --strict makes it an error.
+TEST(Tcgen05, ReadingDBeforeTheMmaCompletesIsAHazard) {
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+.shared .align 8 .b64 bar;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+mbarrier.init.shared.b64 [bar], 2;
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, 0;
+tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r10}, [%r1+7];
+@%p tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [bar];
+tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r11}, [%r1+6];
+tcgen05.wait::ld.sync.aligned;
+@%p mbarrier.arrive.shared.b64 _, [bar];
+$wait:
+mbarrier.try_wait.parity.shared.b64 %p, [bar], 0;
+@!%p bra $wait;
+tcgen05.fence::after_thread_sync;
+tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r12}, [%r1];
+tcgen05.wait::ld.sync.aligned;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;
+ret;
+}
+)";
+  InterpreterOptions o;
+  o.arch = "sm_100a";
+  const auto setup = [](Ran& run) {
+    set_all(run, "%rd1", smem_desc(0x400, 128, 256));
+    set_all(run, "%rd2", smem_desc(0x1000, 128, 256));
+    set_all(run, "%r2", (1U << 4) | (1U << 17) | (8U << 24));  // M 128, N 8, f16 -> f32
+  };
+  const Ran r = run_ptx(text, setup, o);
+  EXPECT_EQ(warnings(r),
+            "test.ptx:18:1: warning: warp 0: tensor-memory lanes 0-127, columns 0-7 are D of the tcgen05.mma at line 17, "
+            "which is still in flight (no tcgen05.commit of its thread yet, nor a wait on that mbarrier; then "
+            "tcgen05.fence::after_thread_sync)\n"
+            "test.ptx:20:1: warning: warp 0: tensor-memory lanes 0-127, columns 0-7 are D of the tcgen05.mma at line 17, "
+            "which is still in flight (its tcgen05.commit's mbarrier phase has not completed; then "
+            "tcgen05.fence::after_thread_sync)\n");
+  o.strict = true;
+  std::string e;
+  try {
+    (void)run_ptx(text, setup, o);
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("test.ptx:18:1: error: warp 0: tensor-memory lanes 0-127, columns 0-7 are D"), std::string::npos) << e;
 }
 
 TEST(Tcgen05, InstructionDescriptorFieldsAreChecked) {
