@@ -60,7 +60,7 @@ MatrixDescriptor MatrixDescriptor::decode(std::uint64_t raw) {
 
 MatrixDescriptor MatrixDescriptor::decode_tcgen05(std::uint64_t raw) {
   const auto field = [&](int hi, int lo) { return (raw >> lo) & ((1ULL << (hi - lo + 1)) - 1); };
-  for (const auto [hi, lo] : {std::pair{15, 14}, std::pair{31, 30}, std::pair{60, 53}})
+  for (const auto& [hi, lo] : {std::pair{15, 14}, std::pair{31, 30}, std::pair{60, 53}})
     if (const std::uint64_t v = field(hi, lo))
       throw Error(fmt::format("tcgen05 matrix descriptor {:#018x}: reserved bits {}:{} are {:#0{}b} (must be 0)", raw, hi,
                               lo, v, hi - lo + 3));
