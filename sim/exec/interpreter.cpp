@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <memory>
+#include <map>
 #include <set>
 #include <ostream>
 #include <thread>
@@ -944,8 +945,9 @@ Machine::CtaProgress Machine::complete_cta() {
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   std::vector<WarpRun>& ws = cr.warps;
   CtaProgress out;
-  int barrier_waiting = 0, live = 0;
-  std::set<std::uint64_t> barrier_ids;
+  int live = 0;
+  // The warps waiting at each CTA barrier (bar.sync, bar.red), by barrier number.
+  std::map<std::uint64_t, std::vector<int>> at_barrier;
   for (int w = 0; w < warps_; ++w) {
     const WarpRun& r = ws[static_cast<std::size_t>(w)];
     if (r.stack.empty()) continue;
@@ -956,11 +958,12 @@ Machine::CtaProgress Machine::complete_cta() {
       out.park_moved = out.park_moved || r.park_pc != r.resume_pc;
       continue;
     }
-    if (r.waiting < 0 || prep_->collective[static_cast<std::size_t>(r.waiting)] != ptx::Collective::cta_barrier) continue;
-    ++barrier_waiting;
+    if (r.waiting < 0 || r.released ||
+        prep_->collective[static_cast<std::size_t>(r.waiting)] != ptx::Collective::cta_barrier)
+      continue;
+    const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
     const int lane = std::countr_zero(r.stack.back().mask);
-    barrier_ids.insert(
-        exec::Exec(*this, 0, w, cur_cta_).read(prog_.code[static_cast<std::size_t>(r.waiting)].ops[0], lane));
+    at_barrier[exec::Exec(*this, 0, w, cur_cta_).read(ins.ops[ins.d.mode == 3 ? 1 : 0], lane)].push_back(w);
   }
   if (live == 0) {
     finish_cta();
@@ -968,21 +971,33 @@ Machine::CtaProgress Machine::complete_cta() {
     return out;
   }
   if (out.moved) return out;
-  // A CTA barrier completes when every warp that has not exited waits at it (same barrier number);
-  // a bar.red's reduction is then written to every thread's destination.
-  if (barrier_waiting == live && barrier_ids.size() == 1) {
+  // A barrier completes when its thread count has arrived (warps waiting at it and warps that
+  // passed it by bar.arrive, 32 threads each), or without a count when every warp that has not
+  // exited has; its waiting warps go on, and a bar.red's reduction is written to their threads.
+  for (const auto& [id, waiters] : at_barrier) {
+    const std::size_t b = static_cast<std::size_t>(id & 15);
+    const Instruction& first = prog_.code[static_cast<std::size_t>(ws[static_cast<std::size_t>(waiters[0])].waiting)];
+    const std::size_t count_op = first.d.mode == 3 ? 2 : 1;
+    const std::uint32_t arrived = static_cast<std::uint32_t>(waiters.size()) + cr.bar_arrivals[b];
+    const bool counted = first.ops.size() == count_op + (first.d.mode == 3 ? 2U : 1U);
+    const std::uint64_t threads =
+        counted ? exec::Exec(*this, 0, waiters[0], cur_cta_)
+                      .read(first.ops[count_op], std::countr_zero(ws[static_cast<std::size_t>(waiters[0])].stack.back().mask))
+                : static_cast<std::uint64_t>(live) * kLanes;
+    if (static_cast<std::uint64_t>(arrived) * kLanes < threads) continue;
     ++cr.barriers;
-    barrier_synccheck(barrier_waiting);
+    barrier_synccheck(waiters, arrived);
+    cr.bar_arrivals[b] = 0;
     bool reduce = false;
-    for (WarpRun& r : ws) {
-      r.released = !r.stack.empty();
-      reduce = reduce || (r.released && prog_.code[static_cast<std::size_t>(r.waiting)].d.mode == 3);
+    for (const int w : waiters) {
+      WarpRun& r = ws[static_cast<std::size_t>(w)];
+      r.released = true;
+      reduce = reduce || prog_.code[static_cast<std::size_t>(r.waiting)].d.mode == 3;
     }
     if (reduce) {
       std::vector<exec::BarrierArrival> red;
-      for (int w = 0; w < warps_; ++w) {
+      for (const int w : waiters) {
         const WarpRun& r = ws[static_cast<std::size_t>(w)];
-        if (!r.released) continue;
         const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
         std::uint32_t lanes = r.stack.back().mask;
         if (ins.guard >= 0)
@@ -1012,16 +1027,16 @@ Machine::CtaProgress Machine::complete_cta() {
   return out;
 }
 
-// synccheck at a CTA barrier that completes with `arriving` warps of CTA cur_cta_ waiting: a warp
-// that arrives with lanes on another path (only .aligned barriers are refused outright, in bar()),
-// thread counts that differ between the warps or from the threads that arrive.
-void Machine::barrier_synccheck(int arriving) {
+// synccheck at a CTA barrier of CTA cur_cta_ that completes with the warps `waiters` waiting at it
+// and `arrived` warps in all (bar.arrive's too): a warp that arrives with lanes on another path
+// (only .aligned barriers are refused outright, in bar()), thread counts that differ between the
+// warps or from the threads that arrive.
+void Machine::barrier_synccheck(const std::vector<int>& waiters, std::uint32_t arrived) {
   const CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
   int first = -1;
   std::uint64_t first_count = 0;
-  for (int w = 0; w < warps_; ++w) {
+  for (const int w : waiters) {
     const WarpRun& r = cr.warps[static_cast<std::size_t>(w)];
-    if (r.stack.empty() || r.waiting < 0) continue;
     const Instruction& ins = prog_.code[static_cast<std::size_t>(r.waiting)];
     const std::uint32_t path = r.stack.back().mask, live = r.launch & ~r.exited;
     if (path != live)
@@ -1035,16 +1050,23 @@ void Machine::barrier_synccheck(int arriving) {
     if (first < 0) {
       first = w;
       first_count = count;
-      if (count != static_cast<std::uint64_t>(arriving) * kLanes)
+      if (count != static_cast<std::uint64_t>(arrived) * kLanes)
         report(KernelCheck::synccheck, ins,
                fmt::format("{} waits at the barrier for {} threads, but {} warps ({} threads) arrive", warp_name(cur_cta_, w),
-                           count, arriving, arriving * kLanes));
+                           count, arrived, arrived * kLanes));
     } else if (count != first_count) {
       report(KernelCheck::synccheck, ins,
              fmt::format("{} waits at the barrier for {} threads, {} for {}: the warps of one barrier give different "
                          "thread counts", warp_name(cur_cta_, w), count, warp_name(cur_cta_, first), first_count));
     }
   }
+}
+
+void Machine::bar_arrive(int c, std::uint32_t id, std::uint32_t threads) {
+  CtaRun& cr = runs_[static_cast<std::size_t>(c)];
+  const std::size_t b = id & 15;
+  // Arrivals alone complete a phase no warp waits in.
+  if (++cr.bar_arrivals[b] * kLanes >= threads) cr.bar_arrivals[b] = 0;
 }
 
 // The executing lanes of warp w of CTA c at the instruction it waits at (its path, guard true).

@@ -219,6 +219,9 @@ class Machine {
   [[nodiscard]] Units units(int c);
   // The CTA (c-th run) whose shared memory `mem` is, among CTA c's cluster; -1 if none.
   [[nodiscard]] int shared_owner(int c, const Memory* mem) const;
+  // bar.arrive by a warp of CTA c at barrier `id` (0..15) that completes at `threads` threads: the
+  // warp counts towards the barrier's current phase without waiting for it.
+  void bar_arrive(int c, std::uint32_t id, std::uint32_t threads);
   // barrier.cluster.arrive by thread t of CTA c: Error if it has arrived and not yet waited.
   void cluster_arrive(int c, int thread);
   // barrier.cluster.wait by thread t of CTA c, once its phase has completed: the arrival is used.
@@ -299,6 +302,8 @@ class Machine {
     CtaIs is = CtaIs::not_started;
     std::optional<RaceShadow> race;  // racecheck's record of its shared memory, while it runs (several warps)
     std::uint32_t barriers = 0;      // CTA barriers completed
+    // Per barrier number: warps that arrived by bar.arrive in its current phase.
+    std::array<std::uint32_t, 16> bar_arrivals{};
   };
   // racecheck's synchronisation epoch of CTA c: its barriers, mbarrier phases and cluster barrier
   // phases completed so far.
@@ -347,7 +352,7 @@ class Machine {
   void execute(int w);  // the next instruction of a ready warp
   bool settle();        // makes cur_ a ready warp; false when every warp has finished
   void complete_collectives();
-  void barrier_synccheck(int arriving);
+  void barrier_synccheck(const std::vector<int>& waiters, std::uint32_t arrived);
   CtaProgress complete_cta();         // the collectives of the CTA cur_cta_
   bool complete_cluster_barrier();    // the cluster barrier's phase and its waiting warps
   [[noreturn]] void deadlock();

@@ -207,6 +207,14 @@ void bar(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   if (ins.d.aligned && ins.d.mode == 0 && lanes != x.live_mask)
     throw Error(fmt::format("the barrier is .aligned, but lanes {} are on another path (a divergent barrier)",
                             lane_list(x.live_mask & ~lanes)));
+  // bar.arrive: the warp counts towards the barrier's phase (producer warps that signal consumers
+  // waiting with bar.sync, as CUTLASS's NamedBarrier::arrive).
+  if (ins.d.mode == 1 && lanes && x.m.warps() > 1) {
+    const int lane = std::countr_zero(lanes);
+    x.m.bar_arrive(x.cta_index, static_cast<std::uint32_t>(x.read(ins.ops[0], lane)),
+                   ins.ops.size() == 2 ? static_cast<std::uint32_t>(x.read(ins.ops[1], lane))
+                                       : static_cast<std::uint32_t>(x.m.threads()));
+  }
 }
 
 void nop(Exec&, const Instruction&, std::uint32_t) {}

@@ -166,6 +166,55 @@ TEST(Warpgroup, BarrierCountsWarpsThatExitedAsArrived) {
   EXPECT_EQ(r.reg(0, "%n"), 7U);
 }
 
+TEST(Warpgroup, ABarrierWithAThreadCountCompletesWhenThatManyArrive) {
+  // As a CUTLASS epilogue: warps 1 and 2 meet at barrier 1 (64 threads) while warp 0 waits at
+  // barrier 2 (64 threads), which warp 2 reaches afterwards.
+  const Ran r = run_ptx(R"(
+    .reg .b32 %w, %n;
+    .reg .pred %p;
+    mov.u32 %w, %warpid;
+    setp.eq.u32 %p, %w, 0;
+    @%p bra ZERO;
+    bar.sync 1, 64;
+    mov.u32 %n, 7;
+    setp.eq.u32 %p, %w, 1;
+    @%p ret;
+  ZERO:
+    bar.sync 2, 64;
+    add.u32 %n, %n, 1;
+  )", {}, block(96));
+  EXPECT_EQ(r.reg(0, "%n"), 1U);
+  EXPECT_EQ(r.reg(32, "%n"), 7U);
+  EXPECT_EQ(r.reg(64, "%n"), 8U);
+  EXPECT_EQ(test::warnings(r), "");
+}
+
+TEST(Warpgroup, BarArriveCountsTowardsABarrierWithoutWaiting) {
+  // Producer warp 1 signals consumer warp 0 twice through barrier 1 (bar.arrive, as CUTLASS's
+  // NamedBarrier::arrive); between the two it waits alone at barrier 2.
+  const Ran r = run_ptx(R"(
+    .reg .b32 %w, %v, %u;
+    .reg .pred %p;
+    mov.u32 %w, %warpid;
+    setp.eq.u32 %p, %w, 1;
+    @%p bra PRODUCER;
+    bar.sync 1, 64;
+    ld.shared.u32 %v, [0];
+    bar.sync 1, 64;
+    ld.shared.u32 %u, [4];
+    ret;
+  PRODUCER:
+    st.shared.u32 [0], 41;
+    bar.arrive 1, 64;
+    bar.sync 2, 32;
+    st.shared.u32 [4], 42;
+    bar.arrive 1, 64;
+  )", {}, block(64));
+  EXPECT_EQ(r.reg(0, "%v"), 41U);
+  EXPECT_EQ(r.reg(0, "%u"), 42U);
+  EXPECT_EQ(test::warnings(r), "");
+}
+
 TEST(Warpgroup, WarpsWaitingAtDifferentBarriersDeadlock) {
   EXPECT_EQ(error_of(R"(
     .reg .b32 %w;
