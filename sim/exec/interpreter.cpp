@@ -1179,8 +1179,8 @@ void Machine::deadlock() {
       }
     }
   throw located(prog_, *first,
-                fmt::format("deadlock: no warp can go on ({}){}; a barrier needs every live warp of the block, a "
-                            "wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
+                fmt::format("deadlock: no warp can go on ({}){}; a barrier needs every live warp of the block or its "
+                            "thread count, a wgmma.mma_async the four warps of its warpgroup at the same instruction, an mbarrier "
                             "wait the arrivals and transactions of its phase{}{}",
                             who,
                             missing.empty() ? "" : fmt::format("; the cluster barrier waits for the arrival of {}", missing),

@@ -228,8 +228,8 @@ TEST(Warpgroup, WarpsWaitingAtDifferentBarriersDeadlock) {
     bar.sync 1;
   )", block(64)),
             "test.ptx:7:5: error: deadlock: no warp can go on (warp 0 at line 7 (bar.sync); warp 1 at line 10 "
-            "(bar.sync)); a barrier needs every live warp of the block, a wgmma.mma_async the four warps of its "
-            "warpgroup at the same instruction, an mbarrier wait the arrivals and transactions of its phase");
+            "(bar.sync)); a barrier needs every live warp of the block or its thread count, a wgmma.mma_async the "
+            "four warps of its warpgroup at the same instruction, an mbarrier wait the arrivals and transactions of its phase");
 }
 
 }  // namespace
