@@ -15,6 +15,7 @@
 // (the buffers' addresses), `in+B` (the address B bytes into the input buffer, for kernels that
 // take several input matrices), `null` (a 64-bit 0, e.g. Triton's unused scratch pointers), `u32:V`,
 // `u64:V` (a value), `tmap:SPEC` (a CUtensorMap by cuTensorMapEncodeTiled over a buffer, below),
+// `i2c:SPEC` (one by cuTensorMapEncodeIm2col, below),
 // `hex:BYTES` (bytes in memory order, e.g. `hex:003c` for the f16 1.0 or `hex:00` for an empty
 // struct). Parts joined by `&` make one parameter of their bytes one after the other, for structs
 // passed by value (CuTe's shapes and strides, a TMA atom: `tmap:...&hex:...` for a tensor map
@@ -26,7 +27,9 @@
 // `x`-separated; STRIDES the byte strides of dimensions 1.. (`-` for rank 1); SWIZZLE 0, 32, 64,
 // 128; keys `estr=1x1` (element strides), `l2=0|64|128|256`, `oob=nan`, `il=16|32`. The launch
 // gets the map of the real buffer; the vector's parameter is the driver's map of the same call
-// with the simulated buffer address (so both bytes come from the driver).
+// with the simulated buffer address (so both bytes come from the driver). An im2col map's SPEC:
+// `TYPE;BUFFER;DIMS;STRIDES;LOWER;UPPER;CHANNELS;PIXELS;SWIZZLE[;KEY=VALUE...]`, LOWER and UPPER
+// the pixel box's corners (rank - 2 signed values, `x`-separated, W first as the dimensions).
 // --expect-warning: a warning ptxmma must give for this kernel (part of its text), written into each
 // case's `expect: warnings` (docs/test-vectors.md), for a kernel that really does what it says (the
 // CuTe sm80 tutorial ends with cp.async copies in flight); repeatable.
@@ -199,6 +202,9 @@ struct TensorMapSpec {
   cuuint64_t dims[5] = {}, strides[4] = {};
   cuuint32_t box[5] = {}, estr[5] = {1, 1, 1, 1, 1};
   int swizzle = 0, l2 = 0, oob = 0, interleave = 0;
+  bool im2col = false;  // cuTensorMapEncodeIm2col with the fields below
+  int lower[3] = {}, upper[3] = {};
+  cuuint32_t channels = 0, pixels = 0;
 };
 
 struct ParamPart {
@@ -220,12 +226,27 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-TensorMapSpec parse_tmap(const std::string& spec) {
+TensorMapSpec parse_tmap(const std::string& spec, bool im2col) {
   static const char* types[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32ftz",
                                 "tf32", "tf32ftz"};
-  const std::vector<std::string> f = split(spec, ';');
-  if (f.size() < 6) throw Fatal("--params: tmap:" + spec + " needs TYPE;BUFFER;DIMS;STRIDES;BOX;SWIZZLE");
+  std::vector<std::string> f = split(spec, ';');
   TensorMapSpec m;
+  if (im2col) {
+    // TYPE;BUFFER;DIMS;STRIDES;LOWER;UPPER;CHANNELS;PIXELS;SWIZZLE...: the im2col fields taken out, and
+    // a box of as many dimensions in their place for the tiled parser.
+    if (f.size() < 9) throw Fatal("--params: i2c:" + spec + " needs TYPE;BUFFER;DIMS;STRIDES;LOWER;UPPER;CHANNELS;PIXELS;SWIZZLE");
+    const std::vector<std::string> lo = split(f[4], 'x'), up = split(f[5], 'x');
+    if (lo.size() != up.size() || lo.size() > 3) throw Fatal("--params: i2c:" + spec + ": as many lower as upper corners, at most 3");
+    for (std::size_t i = 0; i < lo.size(); ++i) m.lower[i] = std::stoi(lo[i]), m.upper[i] = std::stoi(up[i]);
+    m.channels = static_cast<cuuint32_t>(std::stoul(f[6]));
+    m.pixels = static_cast<cuuint32_t>(std::stoul(f[7]));
+    std::string box = "1";
+    for (std::size_t i = 1; i < split(f[2], 'x').size(); ++i) box += "x1";
+    f.erase(f.begin() + 4, f.begin() + 8);
+    f.insert(f.begin() + 4, box);
+  }
+  if (f.size() < 6) throw Fatal("--params: tmap:" + spec + " needs TYPE;BUFFER;DIMS;STRIDES;BOX;SWIZZLE");
+  m.im2col = im2col;
   m.type = -1;
   for (int t = 0; t < 13; ++t)
     if (f[0] == types[t]) m.type = t;
@@ -271,6 +292,16 @@ TensorMapSpec parse_tmap(const std::string& spec) {
 
 CUtensorMap encode_map(const TensorMapSpec& m, std::uint64_t base) {
   CUtensorMap map;
+  if (m.im2col) {
+    cu_check(cuTensorMapEncodeIm2col(&map, static_cast<CUtensorMapDataType>(m.type), static_cast<cuuint32_t>(m.rank),
+                                     reinterpret_cast<void*>(static_cast<std::uintptr_t>(base + m.offset)), m.dims,
+                                     m.strides, m.lower, m.upper, m.channels, m.pixels, m.estr,
+                                     static_cast<CUtensorMapInterleave>(m.interleave),
+                                     static_cast<CUtensorMapSwizzle>(m.swizzle), static_cast<CUtensorMapL2promotion>(m.l2),
+                                     static_cast<CUtensorMapFloatOOBfill>(m.oob)),
+             "cuTensorMapEncodeIm2col");
+    return map;
+  }
   const CUresult r = cuTensorMapEncodeTiled(
       &map, static_cast<CUtensorMapDataType>(m.type), static_cast<cuuint32_t>(m.rank),
       reinterpret_cast<void*>(static_cast<std::uintptr_t>(base + m.offset)), m.dims, m.strides, m.box, m.estr,
@@ -299,9 +330,10 @@ ParamPart parse_part(const std::string& item) {
   else if (item == "null") p.kind = ParamPart::value;
   else if (item.rfind("u32:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0), p.wide = false;
   else if (item.rfind("u64:", 0) == 0) p.bits = std::stoull(item.substr(4), nullptr, 0);
-  else if (item.rfind("tmap:", 0) == 0) p.kind = ParamPart::tmap, p.map = parse_tmap(item.substr(5));
+  else if (item.rfind("tmap:", 0) == 0) p.kind = ParamPart::tmap, p.map = parse_tmap(item.substr(5), false);
+  else if (item.rfind("i2c:", 0) == 0) p.kind = ParamPart::tmap, p.map = parse_tmap(item.substr(4), true);
   else if (item.rfind("hex:", 0) == 0) p.kind = ParamPart::bytes, p.raw = parse_hex(item.substr(4));
-  else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V, tmap:SPEC, hex:BYTES)");
+  else throw Fatal("--params: unknown item '" + item + "' (in, in+B, out, null, u32:V, u64:V, tmap:SPEC, i2c:SPEC, hex:BYTES)");
   if (p.kind == ParamPart::value && !p.wide && p.bits > 0xffffffffULL) throw Fatal("--params: " + item + " does not fit 32 bits");
   return p;
 }

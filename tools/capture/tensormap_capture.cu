@@ -10,8 +10,8 @@
 // a baseline, then each parameter varied alone over its range (the field each one lands in),
 // then N random valid combinations, then invalid ones (what the driver refuses).
 // cuTensorMapEncodeTiled is host code of the driver: it needs libcuda (a stub is not enough) and a
-// current context. Then a few cuTensorMapEncodeIm2col calls (lines starting `im2col`, with the
-// pixel box corners, channels per pixel and pixels per column).
+// current context. Then cuTensorMapEncodeIm2col the same way (lines starting `im2col`, with the
+// pixel box's corners, W first, the channels per pixel and pixels per column; its box unused).
 //
 // Dependencies: the CUDA driver API (-lcuda) and the C++17 standard library.
 
@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -133,20 +134,31 @@ Params random_valid(Rng& r) {
   return p;
 }
 
-void encode_im2col(const Params& p, const int* lower, const int* upper, unsigned channels, unsigned pixels) {
+// The parameters of cuTensorMapEncodeIm2col besides Params' (whose box is unused): the pixel
+// box's corners (W first, rank - 2 of them) and the counts.
+struct Im2col {
+  Params p;
+  int lower[3] = {-1, -1, -1}, upper[3] = {-1, -1, -1};
+  unsigned channels = 64, pixels = 128;
+};
+
+void encode_im2col(const Im2col& q) {
+  const Params& p = q.p;
   CUtensorMap map;
-  for (auto& q : map.opaque) q = 0xa5a5a5a5a5a5a5a5ULL;
+  for (auto& w : map.opaque) w = 0xa5a5a5a5a5a5a5a5ULL;
   const CUresult r = cuTensorMapEncodeIm2col(
       &map, static_cast<CUtensorMapDataType>(p.type), static_cast<cuuint32_t>(p.rank),
-      reinterpret_cast<void*>(static_cast<std::uintptr_t>(p.addr)), p.dims, p.strides, lower, upper, channels, pixels,
-      p.estr, static_cast<CUtensorMapInterleave>(p.il), static_cast<CUtensorMapSwizzle>(p.swz),
+      reinterpret_cast<void*>(static_cast<std::uintptr_t>(p.addr)), p.dims, p.strides, q.lower, q.upper, q.channels,
+      q.pixels, p.estr, static_cast<CUtensorMapInterleave>(p.il), static_cast<CUtensorMapSwizzle>(p.swz),
       static_cast<CUtensorMapL2promotion>(p.l2), static_cast<CUtensorMapFloatOOBfill>(p.oob));
+  const int corners = p.rank >= 3 ? p.rank - 2 : 1;
   std::string lo, up;
-  for (int i = 0; i < p.rank - 2; ++i) lo += (i ? "," : "") + std::to_string(lower[i]), up += (i ? "," : "") + std::to_string(upper[i]);
+  for (int i = 0; i < corners && i < 3; ++i)
+    lo += (i ? "," : "") + std::to_string(q.lower[i]), up += (i ? "," : "") + std::to_string(q.upper[i]);
   std::printf("im2col type=%d rank=%d addr=%#llx dims=%s strides=%s lower=%s upper=%s channels=%u pixels=%u estr=%s il=%d swz=%d l2=%d oob=%d -> ",
-              p.type, p.rank, static_cast<unsigned long long>(p.addr), list(p.dims, p.rank).c_str(),
-              list(p.strides, p.rank - 1).c_str(), lo.c_str(), up.c_str(), channels, pixels, list(p.estr, p.rank).c_str(),
-              p.il, p.swz, p.l2, p.oob);
+              p.type, p.rank, static_cast<unsigned long long>(p.addr), list(p.dims, p.rank > 0 ? p.rank : 1).c_str(),
+              list(p.strides, p.rank > 1 ? p.rank - 1 : 0).c_str(), lo.c_str(), up.c_str(), q.channels, q.pixels,
+              list(p.estr, p.rank > 0 ? p.rank : 1).c_str(), p.il, p.swz, p.l2, p.oob);
   if (r != CUDA_SUCCESS) {
     const char* name = nullptr;
     cuGetErrorName(r, &name);
@@ -309,21 +321,151 @@ int main(int argc, char** argv) {
     p.strides[0] = 1024;  // below dims[0] * 2
     encode(p);
   }
-  // im2col: NHWC f16 (rank 4) and NDHWC (rank 5), corners and counts varied.
-  for (int rank = 3; rank <= 5; ++rank)
-    for (int v = 0; v < 6; ++v) {
-      Params p = base;
-      p.rank = rank;
-      for (int i = 0; i < 5; ++i) p.dims[i] = 64 + 8 * static_cast<std::uint64_t>(i);
-      dense_strides(p, nullptr);
-      int lower[3] = {-1, -2, -3}, upper[3] = {1, 2, 3};
-      unsigned channels = 64, pixels = 32;
-      if (v == 1) lower[0] = -7, upper[0] = 5;
-      if (v == 2) channels = 8, pixels = 256;
-      if (v == 3) p.estr[1] = 2, p.estr[2] = 3;
-      if (v == 4) p.swz = 3, p.l2 = 2, p.oob = 1;
-      if (v == 5) lower[rank - 3] = -32768 / 2, upper[rank - 3] = 0;
-      encode_im2col(p, lower, upper, channels, pixels);
+  // im2col (lines `im2col`): a baseline (NHWC f16, C 64 x W 20 x H 12 x N 3, corners (-1, -1) and
+  // (-1, -1), 64 channels, 128 pixels, 128B swizzle), each parameter varied alone, random valid
+  // calls and invalid ones.
+  Im2col ib;
+  ib.p.rank = 4;
+  ib.p.dims[0] = 64, ib.p.dims[1] = 20, ib.p.dims[2] = 12, ib.p.dims[3] = 3;
+  ib.p.swz = 3;
+  dense_strides(ib.p, nullptr);
+  encode_im2col(ib);
+  for (int b = 4; b < 64; ++b) {
+    Im2col q = ib;
+    q.p.addr = 1ULL << b;
+    encode_im2col(q);
+  }
+  for (int t = 0; t <= 15; ++t) {
+    Im2col q = ib;
+    q.p.type = t;
+    q.channels = 128 / static_cast<unsigned>(elem_bytes(t));
+    encode_im2col(q);
+  }
+  for (int rank = 1; rank <= 5; ++rank) {
+    Im2col q = ib;
+    q.p.rank = rank;
+    for (int i = 0; i < 5; ++i) q.p.dims[i] = 64 - 8 * static_cast<std::uint64_t>(i);
+    dense_strides(q.p, nullptr);
+    encode_im2col(q);
+  }
+  // The corners over their ranges, one at a time, for each rank.
+  for (int rank = 3; rank <= 5; ++rank) {
+    const int lim = rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+    for (int k = 0; k < rank - 2; ++k)
+      for (const int v : {-lim - 1, -lim, -lim + 1, -lim / 2 - 1, -5, -2, -1, 0, 1, 3, lim / 2 + 1, lim - 2, lim - 1, lim})
+        for (int which = 0; which < 2; ++which) {
+          Im2col q = ib;
+          q.p.rank = rank;
+          for (int i = 0; i < 5; ++i) q.p.dims[i] = i == 0 ? 64 : 40;
+          dense_strides(q.p, nullptr);
+          (which ? q.upper : q.lower)[k] = v;
+          encode_im2col(q);
+        }
+  }
+  for (const unsigned ch : {1U, 2U, 4U, 7U, 8U, 16U, 24U, 32U, 63U, 64U, 65U, 96U, 128U, 255U, 256U, 257U, 512U})
+    for (int swz = 0; swz <= 3; ++swz) {
+      Im2col q = ib;
+      q.p.swz = swz;
+      q.channels = ch;
+      q.p.dims[0] = 512;
+      dense_strides(q.p, nullptr);
+      encode_im2col(q);
     }
+  for (const unsigned px : {0U, 1U, 2U, 3U, 8U, 31U, 64U, 127U, 128U, 255U, 256U, 257U, 511U, 512U, 1023U, 1024U, 1025U}) {
+    Im2col q = ib;
+    q.pixels = px;
+    encode_im2col(q);
+    q.channels = 8;
+    encode_im2col(q);
+  }
+  for (int d = 0; d < 5; ++d)
+    for (const std::uint32_t v : {0U, 1U, 2U, 3U, 5U, 8U, 9U}) {
+      Im2col q = ib;
+      q.p.rank = 5;
+      q.p.dims[4] = 2;
+      dense_strides(q.p, nullptr);
+      q.p.estr[d] = v;
+      encode_im2col(q);
+    }
+  for (int d = 0; d < 4; ++d)
+    for (int b = 0; b <= 32; b += (b < 4 || b > 28 ? 1 : 4)) {
+      Im2col q = ib;
+      q.p.dims[d] = 1ULL << b;
+      dense_strides(q.p, nullptr);
+      encode_im2col(q);
+    }
+  for (int d = 0; d < 3; ++d)
+    for (int b = 4; b <= 40; ++b) {
+      Im2col q = ib;
+      dense_strides(q.p, nullptr);
+      q.p.strides[d] = 1ULL << b;
+      encode_im2col(q);
+    }
+  for (int il = 0; il <= 2; ++il)
+    for (int swz = 0; swz <= 6; ++swz)
+      for (const unsigned ch : {8U, 16U, 64U}) {
+        Im2col q = ib;
+        q.p.rank = 5;
+        q.p.dims[0] = 8;
+        q.p.dims[4] = 2;
+        dense_strides(q.p, nullptr);
+        q.p.il = il;
+        q.p.swz = swz;
+        q.channels = ch;
+        encode_im2col(q);
+      }
+  for (int l2 = 0; l2 <= 4; ++l2)
+    for (int oob = 0; oob <= 2; ++oob) {
+      Im2col q = ib;
+      q.p.l2 = l2;
+      q.p.oob = oob;
+      encode_im2col(q);
+    }
+  for (int i = 0; i < random / 3; ++i) {
+    Im2col q;
+    q.p = random_valid(r);
+    q.p.rank = static_cast<int>(r.range(3, 5));
+    q.p.il = static_cast<int>(r.range(0, 4)) == 0 ? static_cast<int>(r.range(1, 2)) : 0;
+    q.p.swz = q.p.il == 2 ? 1 : static_cast<int>(r.range(0, 3));
+    const int e = elem_bytes(q.p.type);
+    const int lim = q.p.rank == 3 ? 32768 : q.p.rank == 4 ? 128 : 16;
+    for (int k = 0; k < q.p.rank; ++k) q.p.dims[k] = r.range(1, k == 0 ? 300 : 100), q.p.estr[k] = static_cast<std::uint32_t>(r.range(1, 8));
+    for (int k = 0; k < 3; ++k) {
+      q.lower[k] = static_cast<int>(r.range(0, static_cast<std::uint64_t>(2 * lim - 1))) - lim;
+      q.upper[k] = static_cast<int>(r.range(0, static_cast<std::uint64_t>(2 * lim - 1))) - lim;
+    }
+    const unsigned span = q.p.il ? 16U * static_cast<unsigned>(q.p.il) : q.p.swz ? 16U << q.p.swz : 256U * static_cast<unsigned>(e);
+    q.channels = static_cast<unsigned>(r.range(1, std::min<unsigned>(256, span / static_cast<unsigned>(e))));
+    if (r.range(0, 1)) q.channels = (q.channels + 15) / 16 * 16;
+    q.pixels = static_cast<unsigned>(r.range(1, 1024));
+    q.p.addr &= ~static_cast<std::uint64_t>(31);
+    dense_strides(q.p, &r);
+    if (q.p.il == 2)
+      for (int k = 0; k + 1 < q.p.rank; ++k) q.p.strides[k] = (q.p.strides[k] + 31) / 32 * 32;
+    encode_im2col(q);
+  }
+  {
+    Im2col q = ib;
+    q.p.addr = 0x100008;
+    encode_im2col(q);
+    q = ib;
+    q.lower[0] = 5, q.upper[0] = -20;  // an empty box in W
+    encode_im2col(q);
+    q = ib;
+    q.lower[1] = 0, q.upper[1] = -12;
+    encode_im2col(q);
+    q = ib;
+    q.p.type = 2, q.p.oob = 1, q.channels = 32;
+    encode_im2col(q);
+    q = ib;
+    q.p.il = 2, q.p.swz = 3;
+    encode_im2col(q);
+    q = ib;
+    q.channels = 0;
+    encode_im2col(q);
+    q = ib;
+    q.p.strides[0] = 136;
+    encode_im2col(q);
+  }
   return 0;
 }
