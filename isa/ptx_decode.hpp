@@ -13,6 +13,7 @@ void register_special(std::vector<OpcodeSpec>& table);  // ptx_decode_special.cp
 void register_mbarrier(std::vector<OpcodeSpec>& table);  // ptx_decode_mbarrier.cpp
 void register_atomic(std::vector<OpcodeSpec>& table);    // ptx_decode_atomic.cpp: atom, red
 void register_tcgen05(std::vector<OpcodeSpec>& table);   // ptx_decode_tcgen05.cpp: tensor memory (sm_100a)
+void register_tensormap(std::vector<OpcodeSpec>& table); // ptx_decode_tensormap.cpp: tensormap.replace, .cp_fenceproxy
 
 // wmma.load / wmma.store (ptx_decode_mem.cpp), for the wmma row of ptx_decode_warp.cpp.
 void dec_wmma_transfer(Instruction& ins, const DecodeContext& cx);

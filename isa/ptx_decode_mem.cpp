@@ -1,6 +1,8 @@
 // Decoders of ld, st, ldmatrix, stmatrix, movmatrix, cp.async, wmma.load and wmma.store.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "isa/ptx_decode.hpp"
 
 namespace ptxmma::ptx::decode {
@@ -151,6 +153,23 @@ void tensor_operand(const Program& p, const Instruction& ins, Operand& op, int r
   for (Operand& c : coords.elems) value(p, ins, c, PtxType::s32, "a coordinate");
 }
 
+// The im2col offsets {o...} of a tensor load or prefetch: rank - 2 16-bit values.
+void im2col_offsets(const Program& p, const Instruction& ins, Operand& op, int rank) {
+  if (op.kind != Operand::Kind::vec || static_cast<int>(op.elems.size()) != rank - 2)
+    fail(op.loc, fmt::format("'{}' needs {} im2col offset{} {{...}} (16-bit) after the mbarrier", ins.text, rank - 2,
+                             rank == 3 ? "" : "s"));
+  for (Operand& o : op.elems) value(p, ins, o, PtxType::b16, "an im2col offset");
+}
+
+// Whether the first state space among the qualifiers is .global (a copy to global memory).
+bool first_space_is_global(const Instruction& ins) {
+  for (const std::string& s : ins.quals) {
+    if (s == "global") return true;
+    if (s == "shared::cluster" || s == "shared::cta") return false;
+  }
+  return false;
+}
+
 // The element type of cp.reduce.async.bulk with reduction `op`: the integer types with every
 // reduction; of the floating-point ones what ptxas takes for sm_90 (docs/hardware/bulk-reduce-sm90.md):
 // .add.f32, .add.f64, .add.noftz.f16/.bf16, .min/.max .f16/.bf16.
@@ -187,7 +206,10 @@ PtxType bulk_reduction_type(const Instruction& ins, Quals& q, AtomOp op) {
 //   cp.async.bulk.commit_group; cp.async.bulk.wait_group{.read} N
 // A .shared::cluster destination (and its mbarrier) may be another CTA's of the cluster
 // (d.space = shared_cluster); .multicast::cluster (d.mode = 1) writes the same offsets in every CTA
-// of the 16-bit ctaMask. The im2col and gather/scatter modes are refused.
+// of the 16-bit ctaMask. The im2col mode (3d..5d, d.im2col): a load or prefetch is .im2col and takes
+// the im2col offsets {o...} (rank - 2 16-bit values) after the mbarrier (before ctaMask and the
+// cache policy), a store or reduction is .im2col_no_offs with the tile form's operands (what ptxas
+// takes). sm_100's .im2col::w, .im2col::w::128 and gather/scatter modes are refused.
 void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce = false) {
   const Program& p = cx.program;
   Decoded& d = ins.d;
@@ -217,9 +239,20 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
     if (r.empty()) fail(ins, fmt::format("'{}' needs a dimension .1d .. .5d", ins.text));
     rank = r[0] - '0';
     d.vec = rank;
-    if (q.take("im2col") || q.take("im2col::w") || q.take("im2col::w::128") || q.take("im2col_no_offs") ||
-        q.take("tile::gather4") || q.take("tile::scatter4"))
-      fail(ins, fmt::format("'{}': only the .tile mode is supported (im2col and gather/scatter are not)", ins.text));
+    if (q.take("im2col::w") || q.take("im2col::w::128") || q.take("tile::gather4") || q.take("tile::scatter4"))
+      fail(ins, fmt::format("'{}': the .im2col::w, .im2col::w::128 and gather/scatter modes are sm_100's", ins.text));
+    const bool offsets = q.take("im2col"), no_offsets = q.take("im2col_no_offs");
+    d.im2col = offsets || no_offsets;
+    if (d.im2col && rank < 3) fail(ins, fmt::format("'{}': the im2col mode is for 3d, 4d and 5d tensors", ins.text));
+    if (d.im2col && (q.take("tile") || (offsets && no_offsets)))
+      fail(ins, fmt::format("'{}' names more than one load mode", ins.text));
+    // A load or prefetch reads with the offsets; a store or reduction writes without them.
+    const bool prefetch = std::find(ins.quals.begin(), ins.quals.end(), "prefetch") != ins.quals.end();
+    const bool writes = reduce || (!prefetch && first_space_is_global(ins));
+    if (offsets && writes)
+      fail(ins, fmt::format("'{}': a store or reduction in the im2col mode is .im2col_no_offs", ins.text));
+    if (no_offsets && !writes)
+      fail(ins, fmt::format("'{}': a load or prefetch in the im2col mode is .im2col (with the im2col offsets)", ins.text));
     (void)q.take("tile");
   }
   const bool multicast = q.take("multicast::cluster");
@@ -240,8 +273,11 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
     q.finish();
     d.mode2 = static_cast<int>(BulkKind::prefetch);
     if (tensor) {
-      policy(1);
+      if (d.im2col && (ins.ops.size() < 2 || ins.ops[1].kind != Operand::Kind::vec))
+        im2col_offsets(p, ins, ins.ops.back(), rank);
+      policy(d.im2col ? 2 : 1);
       tensor_operand(p, ins, ins.ops[0], rank);
+      if (d.im2col) im2col_offsets(p, ins, ins.ops[1], rank);
     } else {
       policy(2);
       address(p, ins, ins.ops[0], Space::global);
@@ -291,11 +327,15 @@ void dec_bulk(Instruction& ins, const DecodeContext& cx, Quals& q, bool reduce =
   if (tensor) {
     d.mode2 = static_cast<int>(to_shared ? BulkKind::tensor_load : reduce ? BulkKind::tensor_reduce : BulkKind::tensor_store);
     if (to_shared) {
-      policy(multicast ? 4 : 3);
-      cta_mask(3);
+      const std::size_t fixed = d.im2col ? 4 : 3;
+      if (d.im2col && (ins.ops.size() < 4 || ins.ops[3].kind != Operand::Kind::vec))
+        im2col_offsets(p, ins, ins.ops.size() < 4 ? ins.ops.back() : ins.ops[3], rank);
+      policy(multicast ? fixed + 1 : fixed);
+      cta_mask(fixed);
       address(p, ins, ins.ops[0], d.space);
       tensor_operand(p, ins, ins.ops[1], rank);
       address(p, ins, ins.ops[2], d.space);
+      if (d.im2col) im2col_offsets(p, ins, ins.ops[3], rank);
     } else {
       policy(2);
       tensor_operand(p, ins, ins.ops[0], rank);

@@ -25,6 +25,7 @@ std::span<const OpcodeSpec> opcode_table() {
     decode::register_mbarrier(t);
     decode::register_atomic(t);
     decode::register_tcgen05(t);
+    decode::register_tensormap(t);
     return t;
   }();
   return table;

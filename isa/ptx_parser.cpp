@@ -60,6 +60,14 @@ std::string_view name(AtomOp op) {
   return kNames[static_cast<std::size_t>(op)];
 }
 
+std::string_view name(TensormapField f) {
+  static constexpr std::string_view kNames[] = {"global_address", "rank",          "box_dim",
+                                                "global_dim",     "global_stride", "element_stride",
+                                                "elemtype",       "interleave_layout", "swizzle_mode",
+                                                "fill_mode"};
+  return kNames[static_cast<std::size_t>(f)];
+}
+
 std::string_view name(Space s) {
   switch (s) {
     case Space::none: return "none";

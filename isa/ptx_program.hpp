@@ -112,8 +112,17 @@ enum class AsyncUnit : std::uint8_t { none, wgmma, copy, bulk, tmem_ld };
 // The operations of the bulk-copy unit (cp.async.bulk*, cp.reduce.async.bulk: Decoded::mode2;
 // a reduction's AtomOp in Decoded::mode, its type in Decoded::type; a tensor copy's rank in
 // Decoded::vec). Operands: load [dst], [src], size, [mbar]; store and reduce [dst], [src], size;
-// tensor_load [dst], [map, {coords}], [mbar]; tensor_store [map, {coords}], [src].
+// tensor_load [dst], [map, {coords}], [mbar]; tensor_store [map, {coords}], [src]; with
+// Decoded::im2col a tensor_load's im2col offsets {o...} follow [mbar].
 enum class BulkKind : std::uint8_t { load, store, reduce, tensor_load, tensor_store, tensor_reduce, prefetch };
+// tensormap.replace's field (Decoded::mode): [map], {ord,} value; TensormapOp in Decoded::mode2.
+enum class TensormapField : std::uint8_t {
+  global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout,
+  swizzle_mode, fill_mode,
+};
+std::string_view name(TensormapField f);  // its qualifier: "global_address", ...
+// tensormap.replace [map], ...; tensormap.cp_fenceproxy [dst], [src], 128 (global <- shared::cta).
+enum class TensormapOp : std::uint8_t { replace, cp_fenceproxy };
 // arrive: the unit's operations of the thread so far complete, then an arrive-on an mbarrier
 // (cp.async.mbarrier.arrive).
 enum class AsyncStep : std::uint8_t { none, fence, issue, commit, wait, wait_all, arrive };
@@ -146,6 +155,7 @@ struct Decoded {
   AsyncUnit unit = AsyncUnit::none;
   AsyncStep step = AsyncStep::none;
   int groups = 0;                 // AsyncStep::wait: the most recent groups that may stay pending
+  bool im2col = false;            // cp.async.bulk.tensor, cp.reduce.async.bulk.tensor: the im2col mode
   std::shared_ptr<const MmaInstruction> mma;  // mma, wmma.mma: the validated variant
   std::shared_ptr<const WmmaTransfer> wmma;   // wmma.load, wmma.store: the fragment moved
   std::shared_ptr<const WgmmaCall> wgmma;     // wgmma.mma_async
