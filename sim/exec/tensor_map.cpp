@@ -27,8 +27,12 @@ void put(TensorMapBytes& b, int q, std::uint64_t w) {
   for (int i = 0; i < 8; ++i) b[static_cast<std::size_t>(8 * q + i)] = static_cast<std::uint8_t>(w >> (8 * i));
 }
 
+// An im2col map's pixel-box corners: 16 bits each at rank 3, 8 at rank 4, 5 at rank 5.
+int corner_bits(int rank) { return rank == 3 ? 16 : rank == 4 ? 8 : 5; }
+
 std::uint64_t box_bytes(const TensorMapParams& p) {
   std::uint64_t n = static_cast<std::uint64_t>(element_bytes(p.type));
+  if (p.im2col) return n * p.channels * p.pixels;
   for (int i = 0; i < p.rank; ++i) {
     const auto k = static_cast<std::size_t>(i);
     n *= p.box[k] / p.element_strides[k];
@@ -36,8 +40,36 @@ std::uint64_t box_bytes(const TensorMapParams& p) {
   return n;
 }
 
+[[noreturn]] void fail(const std::string& s) { throw Error("tensor map: " + s); }
+
+// What cuTensorMapEncodeIm2col refuses besides what both encoders do (all 1,631 calls of the
+// capture): corners outside their bits, no channels or pixels, more than 256 channels or 1024
+// pixels, a pixel not a multiple of 16 bytes or (without interleave) wider than the swizzle span,
+// and a pixel box that is empty in a dimension. With interleave the driver checks corner k against
+// dimension k rather than k + 1, and lets a pixel exceed the interleave and the swizzle.
+void check_im2col(const TensorMapParams& p) {
+  if (p.rank < 3) fail(fmt::format("an im2col map has a rank of 3 to 5, not {}", p.rank));
+  const int limit = 1 << (corner_bits(p.rank) - 1);
+  for (int k = 0; k + 2 < p.rank; ++k) {
+    const auto u = static_cast<std::size_t>(k);
+    for (const int v : {p.lower[u], p.upper[u]})
+      if (v < -limit || v >= limit)
+        fail(fmt::format("a pixel-box corner of {} in dimension {} is outside {}..{} (rank {})", v, k + 1, -limit,
+                         limit - 1, p.rank));
+    const std::size_t d = p.interleave != 0 ? u : u + 1;
+    if (static_cast<std::int64_t>(p.dims[d]) - 1 + p.upper[u] < p.lower[u])
+      fail(fmt::format("the pixel box is empty in dimension {}: from {} to {} - 1 {:+}", d, p.lower[u], p.dims[d],
+                       p.upper[u]));
+  }
+  if (p.channels == 0 || p.channels > 256) fail(fmt::format("{} channels per pixel; 1 .. 256", p.channels));
+  if (p.pixels == 0 || p.pixels > 1024) fail(fmt::format("{} pixels per column; 1 .. 1024", p.pixels));
+  const std::uint64_t inner = static_cast<std::uint64_t>(p.channels) * static_cast<std::uint64_t>(element_bytes(p.type));
+  if (inner % 16 != 0) fail(fmt::format("a pixel's {} channels are {} bytes, not a multiple of 16", p.channels, inner));
+  if (p.interleave == 0 && p.swizzle != 0 && inner > static_cast<std::uint64_t>(swizzle_span(p.swizzle)))
+    fail(fmt::format("a pixel's {} bytes are wider than the {}B swizzle", inner, swizzle_span(p.swizzle)));
+}
+
 void check(const TensorMapParams& p) {
-  const auto fail = [](const std::string& s) { throw Error("tensor map: " + s); };
   if (p.rank < 1 || p.rank > 5) fail(fmt::format("rank {} is outside 1..5", p.rank));
   if (p.interleave < 0 || p.interleave > 2) fail(fmt::format("interleave {} is not none, 16B or 32B", p.interleave));
   if (p.swizzle < 0 || p.swizzle > 3) fail(fmt::format("swizzle {} is not none, 32B, 64B or 128B", p.swizzle));
@@ -50,7 +82,8 @@ void check(const TensorMapParams& p) {
     const auto k = static_cast<std::size_t>(i);
     if (p.dims[k] == 0 || p.dims[k] > (1ULL << 32))
       fail(fmt::format("dimension {} has {} elements; 1 .. 2^32", i, p.dims[k]));
-    if (p.box[k] == 0 || p.box[k] > 256) fail(fmt::format("the box has {} elements in dimension {}; 1 .. 256", p.box[k], i));
+    if (!p.im2col && (p.box[k] == 0 || p.box[k] > 256))
+      fail(fmt::format("the box has {} elements in dimension {}; 1 .. 256", p.box[k], i));
     if (p.element_strides[k] == 0 || p.element_strides[k] > 8)
       fail(fmt::format("the element stride of dimension {} is {}; 1 .. 8", i, p.element_strides[k]));
   }
@@ -59,15 +92,19 @@ void check(const TensorMapParams& p) {
     if (s % align != 0 || s >= (1ULL << 40))
       fail(fmt::format("the stride of dimension {} is {} bytes; a multiple of {} below 2^40", i + 1, s, align));
   }
-  const std::uint64_t inner = static_cast<std::uint64_t>(p.box[0]) * static_cast<std::uint64_t>(e);
-  if (inner % 16 != 0) fail(fmt::format("the box's inner dimension is {} bytes, not a multiple of 16", inner));
-  if (p.interleave != 0) {
-    if (p.rank < 3) fail(fmt::format("interleave needs a rank of 3 or more, not {}", p.rank));
-    if (inner > 16U * static_cast<unsigned>(p.interleave))
-      fail(fmt::format("the box's inner dimension is {} bytes, wider than the {}B interleave", inner, 16 * p.interleave));
-    if (p.interleave == 2 && p.swizzle != 1) fail("32B interleave needs the 32B swizzle");
-  } else if (p.swizzle != 0 && inner > static_cast<std::uint64_t>(swizzle_span(p.swizzle))) {
-    fail(fmt::format("the box's inner dimension is {} bytes, wider than the {}B swizzle", inner, swizzle_span(p.swizzle)));
+  if (p.im2col) {
+    check_im2col(p);
+  } else {
+    const std::uint64_t inner = static_cast<std::uint64_t>(p.box[0]) * static_cast<std::uint64_t>(e);
+    if (inner % 16 != 0) fail(fmt::format("the box's inner dimension is {} bytes, not a multiple of 16", inner));
+    if (p.interleave != 0) {
+      if (p.rank < 3) fail(fmt::format("interleave needs a rank of 3 or more, not {}", p.rank));
+      if (inner > 16U * static_cast<unsigned>(p.interleave))
+        fail(fmt::format("the box's inner dimension is {} bytes, wider than the {}B interleave", inner, 16 * p.interleave));
+      if (p.interleave == 2 && p.swizzle != 1) fail("32B interleave needs the 32B swizzle");
+    } else if (p.swizzle != 0 && inner > static_cast<std::uint64_t>(swizzle_span(p.swizzle))) {
+      fail(fmt::format("the box's inner dimension is {} bytes, wider than the {}B swizzle", inner, swizzle_span(p.swizzle)));
+    }
   }
   if (p.oob_nan && static_cast<int>(p.type) < static_cast<int>(TensorMapType::f16))
     fail(fmt::format("a NaN out-of-bounds fill needs a floating-point type, not {}", name(p.type)));
@@ -93,7 +130,7 @@ TensorMapBytes encode_tensor_map(const TensorMapParams& p) {
   std::uint64_t s[4] = {};
   for (int i = 0; i + 1 < p.rank; ++i) s[i] = p.strides[static_cast<std::size_t>(i)] >> 4;
   put(b, 0, p.address);
-  put(b, 1, static_cast<std::uint64_t>(p.rank - 1) << 4 | static_cast<std::uint64_t>(kTypeCode[t]) << 7 |
+  put(b, 1, static_cast<std::uint64_t>(p.im2col) | static_cast<std::uint64_t>(p.rank - 1) << 4 | static_cast<std::uint64_t>(kTypeCode[t]) << 7 |
                 static_cast<std::uint64_t>(p.interleave) << 11 | static_cast<std::uint64_t>(p.swizzle) << 13 |
                 static_cast<std::uint64_t>(p.oob_nan) << 15 |
                 static_cast<std::uint64_t>(p.type == TensorMapType::tf32 || p.type == TensorMapType::tf32_ftz) << 16 |
@@ -104,11 +141,23 @@ TensorMapBytes encode_tensor_map(const TensorMapParams& p) {
   for (int i = 0; i < p.rank; ++i) d[i] = p.dims[static_cast<std::size_t>(i)] - 1;
   put(b, 4, d[0] | d[1] << 32);
   put(b, 5, d[2] | d[3] << 32);
-  std::uint64_t w6 = d[4] | static_cast<std::uint64_t>(p.box[0] - 1) << 56, w7 = 0;
+  // An im2col map keeps its channels where a tiled one keeps box[0], and its corners (lower in
+  // bits 0..15, upper in 16..31, W first) and pixels - 1 (bits 32..41) in qword 7.
+  std::uint64_t w6 = d[4] | static_cast<std::uint64_t>((p.im2col ? p.channels : p.box[0]) - 1) << 56, w7 = 0;
   for (int i = 0; i < p.rank; ++i) {
     const auto k = static_cast<std::size_t>(i);
     w6 |= static_cast<std::uint64_t>(p.element_strides[k] - 1) << (32 + 3 * i);
-    if (i > 0) w7 |= static_cast<std::uint64_t>(p.box[k] - 1) << (8 * (i - 1));
+    if (i > 0 && !p.im2col) w7 |= static_cast<std::uint64_t>(p.box[k] - 1) << (8 * (i - 1));
+  }
+  if (p.im2col) {
+    const int bits = corner_bits(p.rank);
+    const std::uint64_t mask = (1ULL << bits) - 1;
+    for (int k = 0; k + 2 < p.rank; ++k) {
+      const auto u = static_cast<std::size_t>(k);
+      w7 |= (static_cast<std::uint64_t>(p.lower[u]) & mask) << (bits * k);
+      w7 |= (static_cast<std::uint64_t>(p.upper[u]) & mask) << (16 + bits * k);
+    }
+    w7 |= static_cast<std::uint64_t>(p.pixels - 1) << 32;
   }
   put(b, 6, w6);
   put(b, 7, w7);
@@ -121,6 +170,7 @@ TensorMapParams decode_tensor_map(const TensorMapBytes& b) {
   const std::uint64_t w1 = word(b, 1);
   TensorMapParams p;
   p.rank = static_cast<int>((w1 >> 4) & 7) + 1;
+  p.im2col = (w1 & 1) != 0;
   const int code = static_cast<int>((w1 >> 7) & 15);
   const bool tf32 = ((w1 >> 16) & 1) != 0;
   int type = -1;
@@ -145,7 +195,21 @@ TensorMapParams decode_tensor_map(const TensorMapBytes& b) {
     const auto k = static_cast<std::size_t>(i);
     p.dims[k] = d[i] + 1;
     p.element_strides[k] = static_cast<std::uint32_t>((w6 >> (32 + 3 * i)) & 7) + 1;
-    p.box[k] = i == 0 ? static_cast<std::uint32_t>(w6 >> 56) + 1 : static_cast<std::uint32_t>((w7 >> (8 * (i - 1))) & 255) + 1;
+    if (!p.im2col)
+      p.box[k] = i == 0 ? static_cast<std::uint32_t>(w6 >> 56) + 1 : static_cast<std::uint32_t>((w7 >> (8 * (i - 1))) & 255) + 1;
+  }
+  if (p.im2col && p.rank >= 3) {
+    const int bits = corner_bits(p.rank);
+    const auto corner = [&](int at) {  // sign-extended
+      const std::uint64_t v = (w7 >> at) & ((1ULL << bits) - 1);
+      return static_cast<int>(static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits));
+    };
+    for (int k = 0; k + 2 < p.rank; ++k) {
+      p.lower[static_cast<std::size_t>(k)] = corner(bits * k);
+      p.upper[static_cast<std::size_t>(k)] = corner(16 + bits * k);
+    }
+    p.channels = static_cast<std::uint32_t>(w6 >> 56) + 1;
+    p.pixels = static_cast<std::uint32_t>((w7 >> 32) & 1023) + 1;
   }
   for (int i = p.rank; i < 5; ++i) p.element_strides[static_cast<std::size_t>(i)] = 1;
   // Every other bit is what the driver writes for these parameters: compare the whole map.
@@ -163,6 +227,47 @@ TensorMapParams decode_tensor_map(const TensorMapBytes& b) {
   return p;
 }
 
+void replace_tensor_map_field(TensorMapBytes& b, ptx::TensormapField field, int ord, std::uint64_t value) {
+  using F = ptx::TensormapField;
+  // Bits [lo, lo + n) of qword q set to v.
+  const auto set = [&](int q, int lo, int n, std::uint64_t v) {
+    const std::uint64_t mask = (n == 64 ? ~0ULL : (1ULL << n) - 1) << lo;
+    put(b, q, (word(b, q) & ~mask) | ((v << lo) & mask));
+  };
+  const auto v32 = value & 0xffffffffULL;
+  switch (field) {
+    case F::global_address: set(0, 0, 64, value); return;
+    case F::rank: set(1, 4, 3, v32); return;
+    case F::box_dim:
+      if (ord == 0) set(6, 56, 8, v32 - 1);
+      else set(7, 8 * (ord - 1), 8, v32 - 1);
+      return;
+    case F::global_dim: set(4 + ord / 2, 32 * (ord % 2), 32, v32 - 1); return;
+    case F::global_stride: {
+      if (ord == 0) return;
+      const std::uint64_t s = value >> 4;
+      const int i = ord - 1;
+      if (i == 0) set(1, 32, 32, s);
+      else if (i == 3) set(3, 0, 32, s);
+      else set(2, 32 * (i - 1), 32, s);
+      set(3, 32 + 4 * i, 4, s >> 32);
+      return;
+    }
+    case F::element_stride: set(6, 32 + 3 * ord, 3, v32 - 1); return;
+    case F::elemtype: {
+      // The PTX ISA's numbering is the map's element code (.f32.ftz 8, .f64 9, .bf16 10), with
+      // .tf32 11 and .tf32.ftz 12 the f32 codes and the tf32 bit.
+      const std::uint64_t t = v32;
+      set(1, 7, 4, t <= 10 ? t : t - 4);
+      set(1, 16, 1, t >= 11 ? 1 : 0);
+      return;
+    }
+    case F::interleave_layout: set(1, 11, 2, v32); return;
+    case F::swizzle_mode: set(1, 13, 2, v32); return;
+    case F::fill_mode: set(1, 15, 1, v32); return;
+  }
+}
+
 std::string describe(const TensorMapParams& p) {
   const auto join = [&](const auto& v, int n) {
     std::string s;
@@ -171,7 +276,11 @@ std::string describe(const TensorMapParams& p) {
   };
   std::string s = fmt::format("{}, rank {}, address {:#x}, dims {}", name(p.type), p.rank, p.address, join(p.dims, p.rank));
   if (p.rank > 1) s += fmt::format(", strides {}", join(p.strides, p.rank - 1));
-  s += fmt::format(", box {}", join(p.box, p.rank));
+  if (p.im2col)
+    s += fmt::format(", im2col: pixel box {} .. {}, {} channels x {} pixels", join(p.lower, p.rank - 2),
+                     join(p.upper, p.rank - 2), p.channels, p.pixels);
+  else
+    s += fmt::format(", box {}", join(p.box, p.rank));
   bool unit = true;
   for (int i = 0; i < p.rank; ++i) unit = unit && p.element_strides[static_cast<std::size_t>(i)] == 1;
   if (!unit) s += fmt::format(", element strides {}", join(p.element_strides, p.rank));

@@ -23,6 +23,8 @@
 #include <string>
 #include <string_view>
 
+#include "isa/ptx_program.hpp"
+
 namespace ptxmma {
 
 // CUtensorMapDataType, in the driver's order.
@@ -46,6 +48,11 @@ struct TensorMapParams {
   int swizzle = 0;                               // 0 none, 1 32B, 2 64B, 3 128B
   int l2_promotion = 0;                          // 0 none, 1 64B, 2 128B, 3 256B
   bool oob_nan = false;                          // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+  // cuTensorMapEncodeIm2col's map (rank 3..5, no box): the pixel box's corners in dimensions
+  // 1 .. rank - 2 (W, H, D), the channels of a pixel and the pixels a load reads.
+  bool im2col = false;
+  std::array<int, 3> lower{}, upper{};
+  std::uint32_t channels = 0, pixels = 0;
 
   bool operator==(const TensorMapParams&) const = default;
 };
@@ -63,6 +70,10 @@ TensorMapBytes encode_tensor_map(const TensorMapParams& p);
 // The parameters a map holds; Error for bytes no encoding writes (a reserved bit set, an element
 // code the driver does not use, ...), naming the byte. encode_tensor_map(decode(b)) == b.
 TensorMapParams decode_tensor_map(const TensorMapBytes& b);
+
+// tensormap.replace's change of `field` (dimension `ord`) to `value` in the bytes of a map, as the
+// GPU makes it (docs/hardware/tensormap-sm90.md, "tensormap.replace"): only that field's bits.
+void replace_tensor_map_field(TensorMapBytes& b, ptx::TensormapField field, int ord, std::uint64_t value);
 
 // "f16, rank 2, address 0x100000, dims 128 x 64, strides 256, box 64 x 32, swizzle 128B"
 std::string describe(const TensorMapParams& p);

@@ -22,7 +22,8 @@ std::vector<std::uint64_t> numbers(const std::string& s) {
   std::vector<std::uint64_t> v;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ',')) v.push_back(std::stoull(item, nullptr, 0));
+  while (std::getline(ss, item, ','))  // negative corners as two's complement
+    v.push_back(item.starts_with('-') ? static_cast<std::uint64_t>(std::stoll(item)) : std::stoull(item, nullptr, 0));
   return v;
 }
 
@@ -34,18 +35,26 @@ struct Captured {
 };
 
 // `tiled type=6 rank=2 addr=0x.. dims=.. strides=.. box=.. estr=.. il=0 swz=0 l2=0 oob=0 -> ok HEX`
-// (or `-> CUDA_ERROR_...`); lines of types or ranks the encoder cannot name are left out (false).
+// (or `-> CUDA_ERROR_...`), and `im2col ...` with `lower=.. upper=.. channels=.. pixels=..` in place
+// of the box; lines of types or ranks the encoder cannot name are left out (false).
 bool parse(const std::string& line, Captured& c) {
   c.line = line;
   std::stringstream ss(line.substr(0, line.find(" -> ")));
   std::string tok;
   ss >> tok;
   TensorMapParams& p = c.params;
+  p.im2col = tok == "im2col";
   while (ss >> tok) {
     const auto eq = tok.find('=');
     const std::string key = tok.substr(0, eq);
     const std::vector<std::uint64_t> v = numbers(tok.substr(eq + 1));
-    if (key == "type") {
+    if (key == "lower" || key == "upper") {
+      for (std::size_t i = 0; i < v.size() && i < 3; ++i) (key == "lower" ? p.lower : p.upper)[i] = static_cast<int>(v[i]);
+    } else if (key == "channels") {
+      p.channels = static_cast<std::uint32_t>(v[0]);
+    } else if (key == "pixels") {
+      p.pixels = static_cast<std::uint32_t>(v[0]);
+    } else if (key == "type") {
       if (v[0] > 12) return false;
       p.type = static_cast<TensorMapType>(v[0]);
     } else if (key == "rank") {
@@ -54,13 +63,16 @@ bool parse(const std::string& line, Captured& c) {
     } else if (key == "addr") {
       p.address = v[0];
     } else if (key == "il") {
+      if (v[0] > 2) return false;  // enum values the parameters cannot hold (the driver refuses them)
       p.interleave = static_cast<int>(v[0]);
     } else if (key == "swz") {
       if (v[0] > 3) return false;  // the sm_100 swizzles: the driver refuses them for sm_90
       p.swizzle = static_cast<int>(v[0]);
     } else if (key == "l2") {
+      if (v[0] > 3) return false;
       p.l2_promotion = static_cast<int>(v[0]);
     } else if (key == "oob") {
+      if (v[0] > 1) return false;
       p.oob_nan = v[0] != 0;
     } else {
       for (std::size_t i = 0; i < v.size(); ++i) {
@@ -92,7 +104,7 @@ std::vector<Captured> captured() {
 }
 
 TEST(TensorMap, EncodesEveryCapturedMapAsTheDriverDid) {
-  int ok = 0, refused = 0;
+  int ok = 0, refused = 0, im2col = 0;
   for (const Captured& c : captured()) {
     if (c.ok) {
       ++ok;
@@ -106,15 +118,18 @@ TEST(TensorMap, EncodesEveryCapturedMapAsTheDriverDid) {
         const auto k = static_cast<std::size_t>(i);
         want.dims[k] = 0, want.box[k] = 0, want.element_strides[k] = 1;
         if (i > 0) want.strides[k - 1] = 0;
+        if (i >= 2) want.lower[k - 2] = 0, want.upper[k - 2] = 0;
       }
+      if (want.im2col) ++im2col;
       EXPECT_EQ(back, want) << c.line;
     } else {
       ++refused;
       EXPECT_THROW((void)encode_tensor_map(c.params), Error) << c.line;
     }
   }
-  EXPECT_GT(ok, 800);
-  EXPECT_GT(refused, 150);
+  EXPECT_GT(ok, 1600);
+  EXPECT_GT(refused, 1000);
+  EXPECT_EQ(im2col, 774);  // every map cuTensorMapEncodeIm2col wrote
 }
 
 TEST(TensorMap, MalformedBytesNameTheByte) {

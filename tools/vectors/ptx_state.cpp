@@ -48,15 +48,28 @@ std::uint64_t integer_of(const YamlFile& f, const YAML::Node& n, const char* wha
 }
 
 // A tensor map declared by its parameters (docs/state-format.md, "Tensor maps"): the 128 bytes
-// cuTensorMapEncodeTiled writes for them (sim/exec/tensor_map.hpp).
+// cuTensorMapEncodeTiled writes for them, or with the pixel box's corners cuTensorMapEncodeIm2col
+// (sim/exec/tensor_map.hpp).
 std::vector<std::uint8_t> tensor_map_bytes(const YamlFile& f, const YAML::Node& n) {
   if (!n.IsMap()) f.fail(n, "'tensor_map' is a map {type: ..., address: ..., dims: [...], ...}");
   f.check_keys(n, {"type", "address", "dims", "strides", "box", "element_strides", "swizzle", "interleave",
-                   "l2_promotion", "oob_fill"},
+                   "l2_promotion", "oob_fill", "lower_corner", "upper_corner", "channels_per_pixel",
+                   "pixels_per_column"},
                "'tensor_map'");
-  for (const char* k : {"type", "address", "dims", "box"})
-    if (!n[k]) f.fail(n, fmt::format("a tensor map needs '{}'", k));
   TensorMapParams p;
+  p.im2col = n["lower_corner"] || n["upper_corner"] || n["channels_per_pixel"] || n["pixels_per_column"];
+  for (const char* k : {"type", "address", "dims"})
+    if (!n[k]) f.fail(n, fmt::format("a tensor map needs '{}'", k));
+  const std::initializer_list<const char*> im2col_keys = {"lower_corner", "upper_corner", "channels_per_pixel",
+                                                          "pixels_per_column"};
+  if (p.im2col) {
+    for (const char* k : im2col_keys)
+      if (!n[k]) f.fail(n, fmt::format("an im2col tensor map needs '{}' (and lower_corner, upper_corner, "
+                                       "channels_per_pixel, pixels_per_column)", k));
+    if (n["box"]) f.fail(n["box"], "an im2col tensor map has no 'box' (channels_per_pixel x pixels_per_column)");
+  } else if (!n["box"]) {
+    f.fail(n, "a tensor map needs 'box' (or, for an im2col map, the pixel box's corners)");
+  }
   const auto t = parse_tensor_map_type(n["type"].Scalar());
   if (!t)
     f.fail(n["type"], fmt::format("tensor map type '{}' is not one of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 "
@@ -82,8 +95,30 @@ std::vector<std::uint8_t> tensor_map_bytes(const YamlFile& f, const YAML::Node& 
       if (x > 0xffffffffULL) f.fail(n[key], fmt::format("'{}' values fit 32 bits", key));
     return v;
   };
-  const std::vector<std::uint64_t> box = fixed("box", r);
-  for (std::size_t i = 0; i < r; ++i) p.box[i] = static_cast<std::uint32_t>(box[i]);
+  if (p.im2col) {
+    if (r < 3) f.fail(n["dims"], "an im2col tensor map has 3 to 5 dimensions");
+    for (const char* key : {"lower_corner", "upper_corner"}) {
+      const YAML::Node l = n[key];
+      if (!l.IsSequence() || l.size() != r - 2)
+        f.fail(l, fmt::format("'{}' is a list of {} signed numbers (W{}{})", key, r - 2, r > 3 ? ", H" : "",
+                              r > 4 ? ", D" : ""));
+      for (std::size_t i = 0; i < r - 2; ++i) {
+        const auto v = static_cast<std::int64_t>(integer_of(f, l[i], key));
+        if (v < -32768 || v > 32767) f.fail(l[i], fmt::format("'{}' values are 16-bit signed numbers", key));
+        (key[0] == 'l' ? p.lower : p.upper)[i] = static_cast<int>(v);
+      }
+    }
+    const auto count = [&](const char* key) {
+      const std::uint64_t v = integer_of(f, n[key], key);
+      if (v > 0xffffffffULL) f.fail(n[key], fmt::format("'{}' fits 32 bits", key));
+      return static_cast<std::uint32_t>(v);
+    };
+    p.channels = count("channels_per_pixel");
+    p.pixels = count("pixels_per_column");
+  } else {
+    const std::vector<std::uint64_t> box = fixed("box", r);
+    for (std::size_t i = 0; i < r; ++i) p.box[i] = static_cast<std::uint32_t>(box[i]);
+  }
   if (n["element_strides"]) {
     const std::vector<std::uint64_t> e = fixed("element_strides", r);
     for (std::size_t i = 0; i < r; ++i) p.element_strides[i] = static_cast<std::uint32_t>(e[i]);
