@@ -156,6 +156,7 @@ void register_all(std::vector<SemanticSpec>& t) {
   register_warp(t);
   register_special(t);
   register_mbarrier(t);
+  register_tensormap(t);
   register_atomic(t);
   register_cluster(t);
   register_tcgen05(t);

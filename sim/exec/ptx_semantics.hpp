@@ -118,6 +118,7 @@ void register_mbarrier(std::vector<SemanticSpec>& t); // sem_mbarrier.cpp: mbarr
 void register_atomic(std::vector<SemanticSpec>& t);   // sem_atomic.cpp: atom, red
 void register_cluster(std::vector<SemanticSpec>& t);  // sem_cluster.cpp: mapa, getctarank
 void register_tcgen05(std::vector<SemanticSpec>& t);  // sem_tcgen05.cpp: tensor memory (sm_100a)
+void register_tensormap(std::vector<SemanticSpec>& t); // sem_tensormap.cpp: tensormap.replace, .cp_fenceproxy
 
 // A .shared::cluster address (Machine::kClusterRankShift) in a lane: the CTA (c-th run) whose
 // shared memory it is, and the offset in it; Error for a rank outside the cluster or a CTA that

@@ -3,8 +3,9 @@
 // their mbarrier completion and bulk groups (sim/exec/bulk_copy.hpp; docs/ptx-interpreter.md,
 // "Bulk copies and TMA").
 //
-// A tensor copy moves a box: floor(box[i] / element stride[i]) elements along dimension i, element
-// j at coordinate c[i] + j * element stride[i]. In shared memory the box is dense, dimension 0
+// A tile-mode copy moves a box: floor(box[i] / element stride[i]) elements along dimension i > 0,
+// element j at coordinate c[i] + j * element stride[i], and box[0] along dimension 0 (its element
+// stride moves nothing). An im2col copy moves pixels (sem_bulk's im2col_rows) of channels. In shared memory the box is dense, dimension 0
 // innermost, at the destination, each byte at the address the map's swizzle gives
 // (swizzle_address of sim/exec/descriptor: 16-byte chunk bits 4..6 XOR address bits 7..9, on the
 // absolute shared address, as wgmma reads it; docs/hardware/tensormap-sm90.md). Elements outside
@@ -69,37 +70,83 @@ TensorMapParams tensor_map(Exec& x, const Operand& op, int lane) {
   TensorMapBytes b{};
   mem->read(a, b.data(), b.size());
   TensorMapParams p = decode_tensor_map(b);
+  // The H100 moved more bytes than the box through interleaved maps, in an order not yet worked
+  // out (docs/hardware/tensormap-sm90.md, "Interleaved maps").
   if (p.interleave != 0)
-    throw Error(fmt::format("interleaved tensor maps are not supported ({})", describe(p)));
+    throw Error(fmt::format("copies through interleaved tensor maps are not supported: the H100 moved {} in a layout "
+                            "not yet worked out ({})",
+                            "more bytes than the box holds", describe(p)));
   return p;
 }
 
 // The box of a tensor copy: each element's global address (or none, outside the tensor) in the
-// order of shared memory.
+// order of shared memory. A tile box is count[i] elements along dimension i from start; an im2col
+// box is rows (pixels) of count[0] channels, each row's coordinates in `rows`.
 struct Box {
   TensorMapParams map;
   int esize = 0;
   std::array<std::int64_t, 5> start{};
   std::array<std::uint64_t, 5> count{1, 1, 1, 1, 1};
-  [[nodiscard]] std::uint64_t elements() const { return count[0] * count[1] * count[2] * count[3] * count[4]; }
+  std::vector<std::array<std::int64_t, 5>> rows;  // im2col: each pixel's coordinates, its first channel's
+  [[nodiscard]] std::uint64_t elements() const {
+    return map.im2col ? rows.size() * count[0] : count[0] * count[1] * count[2] * count[3] * count[4];
+  }
   // Element k (shared order): its global address, or nullopt outside the tensor.
   [[nodiscard]] std::optional<std::uint64_t> global(std::uint64_t k) const {
+    std::array<std::int64_t, 5> c{};
+    if (map.im2col) {
+      c = rows[k / count[0]];
+      c[0] += static_cast<std::int64_t>(k % count[0]);
+    } else {
+      for (int i = 0; i < map.rank; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        c[u] = start[u] + static_cast<std::int64_t>(k % count[u] * (i == 0 ? 1 : map.element_strides[u]));
+        k /= count[u];
+      }
+    }
     std::uint64_t addr = map.address;
     for (int i = 0; i < map.rank; ++i) {
       const auto u = static_cast<std::size_t>(i);
-      const std::uint64_t j = k % count[u];
-      k /= count[u];
-      const std::int64_t c = start[u] + static_cast<std::int64_t>(j * map.element_strides[u]);
-      if (c < 0 || static_cast<std::uint64_t>(c) >= map.dims[u]) return std::nullopt;
-      addr += static_cast<std::uint64_t>(c) * (i == 0 ? static_cast<std::uint64_t>(esize) : map.strides[u - 1]);
+      if (c[u] < 0 || static_cast<std::uint64_t>(c[u]) >= map.dims[u]) return std::nullopt;
+      addr += static_cast<std::uint64_t>(c[u]) * (i == 0 ? static_cast<std::uint64_t>(esize) : map.strides[u - 1]);
     }
     return addr;
   }
 };
 
-Box box_of(Exec& x, const Operand& op, int lane) {
+// The pixels an im2col copy reads (docs/hardware/tensormap-sm90.md, "im2col"): from the
+// coordinates' pixel, `pixels` of them through the pixel box (dimensions 1 .. rank - 2 from the
+// lower corner to the dimension's end plus the upper corner, stepping by the element strides),
+// W fastest, then H, D and N; each read at its pixel plus the im2col offsets.
+std::vector<std::array<std::int64_t, 5>> im2col_rows(const TensorMapParams& m, const std::array<std::int64_t, 5>& c,
+                                                     const std::array<std::int64_t, 3>& offsets) {
+  std::vector<std::array<std::int64_t, 5>> rows;
+  std::array<std::int64_t, 5> at = c;
+  const int spatial = m.rank - 2;
+  for (std::uint32_t i = 0; i < m.pixels; ++i) {
+    std::array<std::int64_t, 5> r = at;
+    for (int k = 0; k < spatial; ++k) r[static_cast<std::size_t>(k + 1)] += offsets[static_cast<std::size_t>(k)];
+    rows.push_back(r);
+    for (int k = 1; k < m.rank; ++k) {
+      const auto u = static_cast<std::size_t>(k);
+      at[u] += m.element_strides[u];
+      if (k == m.rank - 1) break;  // N: no box
+      const std::int64_t hi = static_cast<std::int64_t>(m.dims[u]) - 1 + m.upper[u - 1];
+      if (at[u] <= hi) break;
+      at[u] = m.lower[u - 1];
+    }
+  }
+  return rows;
+}
+
+// The box of [map, {c...}] in a lane; `offsets`: the im2col offsets of an .im2col load, `im2col`
+// whether the copy is in the im2col mode.
+Box box_of(Exec& x, const Operand& op, int lane, bool im2col, const Operand* offsets) {
   Box b;
   b.map = tensor_map(x, op, lane);
+  if (b.map.im2col != im2col)
+    throw Error(fmt::format("a copy in the {} mode through an {} map ({})", im2col ? "im2col" : "tile",
+                            b.map.im2col ? "im2col" : "tiled", describe(b.map)));
   const Operand& coords = op.elems[1];
   if (static_cast<int>(coords.elems.size()) != b.map.rank)
     throw Error(fmt::format("{} coordinates for a tensor map of rank {} ({})", coords.elems.size(), b.map.rank,
@@ -108,13 +155,38 @@ Box box_of(Exec& x, const Operand& op, int lane) {
   for (int i = 0; i < b.map.rank; ++i) {
     const auto u = static_cast<std::size_t>(i);
     b.start[u] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x.read(coords.elems[u], lane)));
-    // The H100 stopped with an illegal instruction for every box that starts below 0, loads and
-    // stores alike (docs/hardware/tensormap-sm90.md).
-    if (b.start[u] < 0)
+    // The H100 stopped with an illegal instruction for every tile box that starts below 0, loads
+    // and stores alike (docs/hardware/tensormap-sm90.md).
+    if (b.start[u] < 0 && !im2col)
       throw Error(fmt::format("coordinate {} of the box is {}: a box starting below 0 stopped the H100 with an "
                               "illegal instruction",
                               i, b.start[u]));
-    b.count[u] = b.map.box[u] / b.map.element_strides[u];
+    // Dimension 0's element stride moves nothing: the H100 loaded all of box[0] with an element
+    // stride of 2 there (a map changed by tensormap.replace; the driver's byte count divides).
+    b.count[u] = im2col ? 1 : i == 0 ? b.map.box[0] : b.map.box[u] / b.map.element_strides[u];
+  }
+  if (im2col) {
+    // What stopped the H100 with an illegal instruction (docs/hardware/tensormap-sm90.md, "im2col").
+    const TensorMapParams& m = b.map;
+    const std::int64_t c0 = b.start[0], bytes = static_cast<std::int64_t>(b.esize);
+    if (c0 < 0 || c0 + m.channels > static_cast<std::int64_t>(m.dims[0]) || c0 * bytes % 16 != 0)
+      throw Error(fmt::format("channels {}..{} of dimension 0's {}: the H100 stopped with an illegal instruction for "
+                              "channels 12..19 of 16 (past the end, starting off a 16-byte boundary) ({})",
+                              c0, c0 + m.channels - 1, m.dims[0], describe(m)));
+    for (int k = 1; k + 1 < m.rank; ++k) {
+      const auto u = static_cast<std::size_t>(k);
+      const std::int64_t lo = m.lower[u - 1], hi = static_cast<std::int64_t>(m.dims[u]) - 1 + m.upper[u - 1];
+      if (b.start[u] < lo || b.start[u] > hi)
+        throw Error(fmt::format("coordinate {} is {}, outside the pixel box's {}..{}: an im2col load starting outside "
+                                "it stopped the H100 with an illegal instruction ({})",
+                                k, b.start[u], lo, hi, describe(m)));
+    }
+    std::array<std::int64_t, 3> off{};
+    if (offsets)
+      for (std::size_t k = 0; k < offsets->elems.size(); ++k)
+        off[k] = static_cast<std::uint16_t>(x.read(offsets->elems[k], lane));
+    b.count[0] = b.map.channels;
+    b.rows = im2col_rows(b.map, b.start, off);
   }
   return b;
 }
@@ -200,8 +272,8 @@ void issue_load(Exec& x, const Instruction& ins, int lane, int pc) {
     land_in(x, l, to.ctas);
     return;
   }
-  const Box b = box_of(x, ins.ops[1], lane);
-  const Destinations to = destinations(x, ins, lane, dst, x.address(ins.ops[2], lane), multicast ? &ins.ops[3] : nullptr);
+  const Box b = box_of(x, ins.ops[1], lane, ins.d.im2col, ins.d.im2col ? &ins.ops[3] : nullptr);
+  const Destinations to = destinations(x, ins, lane, dst, x.address(ins.ops[2], lane), multicast ? &ins.ops[ins.d.im2col ? 4 : 3] : nullptr);
   dst = to.dst;
   l.mbar = mbarrier_at(x, to.mbar);
   if (dst % 128 != 0) throw Error(fmt::format("the destination {:#x} is not 128-byte aligned", dst));
@@ -278,7 +350,10 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
       s.type = ins.d.type;
     }
   } else {
-    const Box b = box_of(x, ins.ops[0], lane);
+    if (ins.d.im2col)
+      throw Error("every im2col_no_offs store tried stopped the H100 with an illegal instruction, from inside the "
+                  "pixel box too (docs/hardware/tensormap-sm90.md)");
+    const Box b = box_of(x, ins.ops[0], lane, false, nullptr);
     if (kind == BulkKind::tensor_reduce) {
       s.element = b.esize;
       s.type = tensor_reduction_type(static_cast<ptx::AtomOp>(ins.d.mode), b.map);
