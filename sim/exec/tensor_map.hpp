@@ -1,5 +1,6 @@
 // Tensor maps (CUtensorMap): the 128-byte object that describes a tensor in global memory to
-// cp.async.bulk.tensor (TMA), as the CUDA driver's cuTensorMapEncodeTiled writes it for sm_90.
+// cp.async.bulk.tensor (TMA), as the CUDA driver's cuTensorMapEncodeTiled and
+// cuTensorMapEncodeIm2col write it for sm_90.
 // The driver documents the parameters, not the bytes; the layout below was read from the driver's
 // output over its parameters (docs/hardware/tensormap-sm90.md, tools/capture/tensormap_capture):
 //
@@ -15,7 +16,10 @@
 //   qword 8      the box's bytes: element size x the product of floor(box[i] / element stride[i])
 //   qword 9      the swizzle's shared-memory span: 16 (none), 256 (32B), 512 (64B), 1024 (128B)
 //   qword 10..15 zero
-// (stride[i] is the byte stride of dimension i + 1.)
+// (stride[i] is the byte stride of dimension i + 1.) An im2col map sets qword 1 bit 0, keeps
+// channels - 1 in box[0]'s bits, the pixel box's corners in qword 7 (lower from bit 0, upper from
+// bit 16, W first; 16, 8 or 5 bits each at rank 3, 4, 5) with pixels - 1 at bits 32..41, and
+// pixels x channels x element bytes in qword 8. The TMA does not read qwords 8 and 9.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -64,11 +68,13 @@ using TensorMapBytes = std::array<std::uint8_t, 128>;
 // stride not a multiple of 16 or not below 2^40, a box of 0 or above 256 elements, an inner box
 // that is not a multiple of 16 bytes (no interleave) or wider than the swizzle span, an element
 // stride outside 1..8, interleave with a rank below 3, 32B interleave without the 32B swizzle, a
-// NaN fill for an integer type, a box above 2^17 bytes.
+// NaN fill for an integer type, a box above 227 KiB; for an im2col map (cuTensorMapEncodeIm2col)
+// its own conditions instead of the box's (docs/hardware/tensormap-sm90.md, "im2col maps").
 TensorMapBytes encode_tensor_map(const TensorMapParams& p);
 
 // The parameters a map holds; Error for bytes no encoding writes (a reserved bit set, an element
-// code the driver does not use, ...), naming the byte. encode_tensor_map(decode(b)) == b.
+// code the driver does not use, ...), naming the byte. encode_tensor_map(decode(b)) == b but for
+// qwords 8 and 9, which tensormap.replace leaves as they were.
 TensorMapParams decode_tensor_map(const TensorMapBytes& b);
 
 // tensormap.replace's change of `field` (dimension `ord`) to `value` in the bytes of a map, as the
