@@ -73,9 +73,9 @@ TensorMapParams tensor_map(Exec& x, const Operand& op, int lane) {
   // The H100 moved more bytes than the box through interleaved maps, in an order not yet worked
   // out (docs/hardware/tensormap-sm90.md, "Interleaved maps").
   if (p.interleave != 0)
-    throw Error(fmt::format("copies through interleaved tensor maps are not supported: the H100 moved {} in a layout "
-                            "not yet worked out ({})",
-                            "more bytes than the box holds", describe(p)));
+    throw Error(fmt::format("copies through interleaved tensor maps are not supported: the H100 moved more bytes "
+                            "than the box holds, in a layout not yet worked out ({})",
+                            describe(p)));
   return p;
 }
 
@@ -170,8 +170,8 @@ Box box_of(Exec& x, const Operand& op, int lane, bool im2col, const Operand* off
     const TensorMapParams& m = b.map;
     const std::int64_t c0 = b.start[0], bytes = static_cast<std::int64_t>(b.esize);
     if (c0 < 0 || c0 + m.channels > static_cast<std::int64_t>(m.dims[0]) || c0 * bytes % 16 != 0)
-      throw Error(fmt::format("channels {}..{} of dimension 0's {}: the H100 stopped with an illegal instruction for "
-                              "channels 12..19 of 16 (past the end, starting off a 16-byte boundary) ({})",
+      throw Error(fmt::format("channels {}..{} of dimension 0's {}: past its end or starting off a 16-byte boundary, "
+                              "as channels 12..19 of 16 that stopped the H100 with an illegal instruction ({})",
                               c0, c0 + m.channels - 1, m.dims[0], describe(m)));
     for (int k = 1; k + 1 < m.rank; ++k) {
       const auto u = static_cast<std::size_t>(k);
@@ -351,8 +351,8 @@ void issue_store(Exec& x, const Instruction& ins, int lane, int pc) {
     }
   } else {
     if (ins.d.im2col)
-      throw Error("every im2col_no_offs store tried stopped the H100 with an illegal instruction, from inside the "
-                  "pixel box too (docs/hardware/tensormap-sm90.md)");
+      throw Error("an im2col_no_offs store or reduction: every im2col_no_offs store tried stopped the H100 with an "
+                  "illegal instruction, from inside the pixel box too (docs/hardware/tensormap-sm90.md)");
     const Box b = box_of(x, ins.ops[0], lane, false, nullptr);
     if (kind == BulkKind::tensor_reduce) {
       s.element = b.esize;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "tests/paths.hpp"
+#include "tools/vectors/data_file.hpp"
 #include "tools/vectors/test_vectors.hpp"
 
 namespace ptxmma {
@@ -49,6 +51,25 @@ TEST(HardwareSnippets, BulkCopiesAndTmaBoxesGiveTheGpuBytes) {
   const auto files = captured("data/tma-sm90", ".test.yaml.xz");
   ASSERT_GE(files.size(), 146U);
   EXPECT_EQ(expect_gpu_results(files), files.size() + 1);  // bulk_copy has two cases, the boxes one each
+}
+
+// A captured im2col load with its map declared by parameters in the state (docs/state-format.md)
+// instead of the driver's bytes: ptxmma's encoding of the declaration gives the GPU's result too.
+TEST(HardwareSnippets, Im2colMapDeclaredByItsParametersGivesTheGpuBytes) {
+  const std::string dir = std::string(kPtxmmaSourceDir) + "/tests/data/tma-sm90/";
+  const std::vector<std::uint8_t> raw = read_data_file(dir + "i2c_4d_base.test.yaml.xz");
+  std::string text(raw.begin(), raw.end());
+  const auto at = text.find("params: [{bytes: \"");
+  ASSERT_NE(at, std::string::npos);
+  const auto end = text.find("\"}", at);
+  text.replace(at + 9, end + 2 - (at + 9),
+               "{tensor_map: {type: f16, address: 0x100000, dims: [16, 6, 5, 2], strides: [32, 192, 960], "
+               "lower_corner: [-1, -1], upper_corner: [-1, -1], channels_per_pixel: 16, pixels_per_column: 32}}");
+  text.replace(text.find("snippet_file: tma_modes.ptx"), 27, "snippet_file: " + dir + "tma_modes.ptx");
+  const fs::path file = fs::temp_directory_path() / "ptxmma_i2c_declared.test.yaml";
+  std::ofstream(file) << text;
+  EXPECT_EQ(expect_gpu_results({file.string()}), 1U);
+  fs::remove(file);
 }
 
 // Bulk reductions (tests/data/reduce-sm90, docs/hardware/bulk-reduce-sm90.md): each floating-point

@@ -64,7 +64,7 @@ std::vector<std::uint8_t> tensor_map_bytes(const YamlFile& f, const YAML::Node& 
                                                           "pixels_per_column"};
   if (p.im2col) {
     for (const char* k : im2col_keys)
-      if (!n[k]) f.fail(n, fmt::format("an im2col tensor map needs '{}' (and lower_corner, upper_corner, "
+      if (!n[k]) f.fail(n, fmt::format("an im2col tensor map needs '{}' (its keys: lower_corner, upper_corner, "
                                        "channels_per_pixel, pixels_per_column)", k));
     if (n["box"]) f.fail(n["box"], "an im2col tensor map has no 'box' (channels_per_pixel x pixels_per_column)");
   } else if (!n["box"]) {
@@ -103,7 +103,12 @@ std::vector<std::uint8_t> tensor_map_bytes(const YamlFile& f, const YAML::Node& 
         f.fail(l, fmt::format("'{}' is a list of {} signed numbers (W{}{})", key, r - 2, r > 3 ? ", H" : "",
                               r > 4 ? ", D" : ""));
       for (std::size_t i = 0; i < r - 2; ++i) {
-        const auto v = static_cast<std::int64_t>(integer_of(f, l[i], key));
+        std::int64_t v = 0;
+        try {
+          v = static_cast<std::int64_t>(parse_value_text(l[i].Scalar(), 64, ptx::PtxType::s64));
+        } catch (const Error& e) {
+          f.fail(l[i], fmt::format("{}: {}", key, e.what()));
+        }
         if (v < -32768 || v > 32767) f.fail(l[i], fmt::format("'{}' values are 16-bit signed numbers", key));
         (key[0] == 'l' ? p.lower : p.upper)[i] = static_cast<int>(v);
       }
