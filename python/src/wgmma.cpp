@@ -115,7 +115,7 @@ Array<std::uint64_t> wgmma_matrices(const std::string& instr, const std::string&
   image.place(p.exec.b_addressing(pl.desc_b), transpose({b.data(), b.size()}, k, n), "B");
   SharedMemory smem;
   image.write_to(smem);
-  in.shared = &smem;
+  in.shared = smem.bytes();
   in.desc_a = pl.desc_a;
   in.desc_b = pl.desc_b;
   const std::vector<std::uint32_t> cw = accumulator_words(v, c);
@@ -143,7 +143,7 @@ Array<std::uint64_t> wgmma_shared(const std::string& instr, const std::string& a
   SharedMemory smem(std::max<std::size_t>(SharedMemory::kDefaultBytes, base + image.size()));
   smem.write(base, std::span<const std::uint8_t>(image.data(), image.size()), "the image");
   WgmmaInputs in;
-  in.shared = &smem;
+  in.shared = smem.bytes();
   in.desc_a = desc_a;
   in.desc_b = desc_b;
   if (a_regs) {

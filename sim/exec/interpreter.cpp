@@ -1618,13 +1618,7 @@ void Machine::run_wgmma(int g) {
     return v;
   };
   WgmmaInputs in;
-  SharedMemory smem(shared.size());
-  {
-    std::vector<std::uint8_t> bytes(shared.size());
-    shared.read(0, bytes.data(), bytes.size());
-    smem.write(0, bytes);
-  }
-  in.shared = &smem;
+  in.shared = shared.bytes();
   std::vector<std::uint32_t> a, c;
   if (aop.kind == ptx::Operand::Kind::vec) {
     for (int t = 0; t < Warpgroup::kThreads; ++t)

@@ -56,7 +56,7 @@ OperandAddressing WgmmaExecutor::b_addressing(std::uint64_t desc) const {
 namespace {
 
 // The codes of an x-by-K operand read through its descriptor: out[x * K + k].
-void read_shared(const SharedMemory& smem, const OperandAddressing& at, Type t, int scale, char op,
+void read_shared(std::span<const std::uint8_t> smem, const OperandAddressing& at, Type t, int scale, char op,
                  std::vector<std::uint64_t>& out) {
   const int bits = at.element_bits();
   const int bytes = bits < 8 ? 1 : bits / 8;
@@ -66,10 +66,11 @@ void read_shared(const SharedMemory& smem, const OperandAddressing& at, Type t, 
     for (int k = 0; k < at.k(); ++k) {
       const SmemSlot s = at.slot(x, k);
       if (s.address + static_cast<std::uint64_t>(bytes) > smem.size())
-        smem.check(s.address, static_cast<std::uint64_t>(bytes), "read",
-                   fmt::format("{} element ({}, {}) through descriptor {:#018x}: {}", op, op == 'A' ? x : k,
-                               op == 'A' ? k : x, at.descriptor().raw, at.descriptor().text()));
-      std::uint64_t raw = smem.load(s.address, bytes);
+        check_shared(smem.size(), s.address, static_cast<std::uint64_t>(bytes), "read",
+                     fmt::format("{} element ({}, {}) through descriptor {:#018x}: {}", op, op == 'A' ? x : k,
+                                 op == 'A' ? k : x, at.descriptor().raw, at.descriptor().text()));
+      std::uint64_t raw = 0;
+      for (int i = bytes - 1; i >= 0; --i) raw = (raw << 8) | smem[s.address + static_cast<std::uint64_t>(i)];
       if (bits == 1) raw = (raw >> s.bit) & 1;
       out[static_cast<std::size_t>(x) * static_cast<std::size_t>(at.k()) + static_cast<std::size_t>(k)] =
           scaled(t, code_of(ti, raw), scale);
@@ -79,9 +80,9 @@ void read_shared(const SharedMemory& smem, const OperandAddressing& at, Type t, 
 }  // namespace
 
 // The element addresses come from OperandAddressing once per descriptor; the footprint is
-// checked once (an element outside shared memory is reported by read_shared, element by element)
-// and copied out, and the elements are read from that copy.
-void WgmmaExecutor::read_operand(const SharedMemory& smem, std::uint64_t desc, bool is_a, Addresses& at,
+// checked once (an element outside shared memory is reported by read_shared, element by element),
+// and the elements are read in place.
+void WgmmaExecutor::read_operand(std::span<const std::uint8_t> smem, std::uint64_t desc, bool is_a, Addresses& at,
                                  std::vector<std::uint64_t>& out) const {
   const Type t = is_a ? v_.a : v_.b;
   const int scale = is_a ? o_.imm_scale_a : o_.imm_scale_b;
@@ -106,14 +107,12 @@ void WgmmaExecutor::read_operand(const SharedMemory& smem, std::uint64_t desc, b
     read_shared(smem, is_a ? a_addressing(desc) : b_addressing(desc), t, scale, is_a ? 'A' : 'B', out);
     return;
   }
-  bytes_.resize(at.hi - at.lo);
-  smem.read(at.lo, bytes_);
   const TypeInfo& ti = info(t);
   const int bits = element_bits(t);
   const std::uint64_t flip = scale == -1 ? ti.sign_bit() : 0;
   out.resize(at.address.size());
   for (std::size_t i = 0; i < at.address.size(); ++i) {
-    const std::uint8_t* p = bytes_.data() + (at.address[i] - at.lo);
+    const std::uint8_t* p = smem.data() + at.address[i];
     std::uint64_t raw;
     switch (bits) {
       case 1: raw = (p[0] >> at.bit[i]) & 1; break;
@@ -137,11 +136,11 @@ void WgmmaExecutor::fetch_into(const WgmmaInputs& in, Operands& ops) const {
       for (int kk = 0; kk < k; ++kk)
         ops.a[static_cast<std::size_t>(m * k + kk)] = scaled(v_.a, ca.code(in.a, m, kk), o_.imm_scale_a);
   } else {
-    if (!in.shared) throw Error("wgmma: A comes from a descriptor, but no shared memory was given");
-    read_operand(*in.shared, in.desc_a, true, a_at_, ops.a);
+    if (in.shared.empty()) throw Error("wgmma: A comes from a descriptor, but no shared memory was given");
+    read_operand(in.shared, in.desc_a, true, a_at_, ops.a);
   }
-  if (!in.shared) throw Error("wgmma: B comes from a descriptor, but no shared memory was given");
-  read_operand(*in.shared, in.desc_b, false, b_at_, ops.b);
+  if (in.shared.empty()) throw Error("wgmma: B comes from a descriptor, but no shared memory was given");
+  read_operand(in.shared, in.desc_b, false, b_at_, ops.b);
 }
 
 WgmmaExecutor::Operands WgmmaExecutor::fetch(const WgmmaInputs& in) const {
@@ -268,7 +267,7 @@ void execute_wgmma(Warpgroup& wg, const WgmmaExecutor& x, const WgmmaRegisters& 
     throw Error(fmt::format("operand d: {} needs {} registers, the instruction names {}", v.ptx, v.regs(Operand::d), regs.d.size()));
   for (const auto& r : regs.d) check_kind(wg, r, RegKind::b32, "d");
   WgmmaInputs in;
-  in.shared = &wg.shared();
+  in.shared = wg.shared().bytes();
   std::vector<std::uint32_t> a;
   if (x.operands().a_source == ASource::registers) {
     if (static_cast<int>(regs.a.size()) != v.regs(Operand::a))

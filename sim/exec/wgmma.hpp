@@ -20,7 +20,7 @@ namespace ptxmma {
 
 // The inputs of one execution. Words are thread-major: words[thread * per_thread + register].
 struct WgmmaInputs {
-  const SharedMemory* shared = nullptr;
+  std::span<const std::uint8_t> shared;  // the CTA's shared memory from address 0 (SharedMemory::bytes())
   std::uint64_t desc_a = 0;             // A from a descriptor
   std::span<const std::uint32_t> a;     // A from registers: 128 threads x 4 words
   std::uint64_t desc_b = 0;
@@ -68,7 +68,7 @@ class WgmmaExecutor {
     std::uint64_t lo = 0, hi = 0;        // footprint [lo, hi)
   };
   void fetch_into(const WgmmaInputs& in, Operands& ops) const;
-  void read_operand(const SharedMemory& smem, std::uint64_t desc, bool is_a, Addresses& at,
+  void read_operand(std::span<const std::uint8_t> smem, std::uint64_t desc, bool is_a, Addresses& at,
                     std::vector<std::uint64_t>& out) const;
   DotRequest request(const Operands& ops, const WgmmaInputs& in, int row, int col, std::uint64_t* b_row) const;
   // Sparse: the logical K of each stored element of `row` (K/2 of them), from its warp's metadata.
@@ -80,7 +80,6 @@ class WgmmaExecutor {
   mutable TileKernel kernel_;
   mutable Operands ops_;
   mutable Addresses a_at_, b_at_;
-  mutable std::vector<std::uint8_t> bytes_;
   mutable std::vector<std::uint64_t> c_codes_, d_codes_;
   mutable std::vector<int> columns_;  // sparse: the logical K of each stored A element, row by row
 };

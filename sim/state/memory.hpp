@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ class Memory {
   [[nodiscard]] const std::string& space() const { return space_; }
   [[nodiscard]] bool is_dense() const { return dense_; }
   [[nodiscard]] std::uint64_t size() const { return data_.size(); }  // dense only
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const { return data_; }  // dense: every byte, from 0
   // Sparse: the defined bytes as runs (address, bytes), in address order.
   [[nodiscard]] std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> runs() const;
 

@@ -15,16 +15,21 @@ SharedMemory::SharedMemory(std::size_t bytes) {
   bytes_.assign(bytes, 0);
 }
 
-void SharedMemory::check(std::uint64_t address, std::uint64_t width, std::string_view kind,
-                         std::string_view what) const {
-  if (address < bytes_.size() && width <= bytes_.size() - address) return;
+void check_shared(std::size_t size, std::uint64_t address, std::uint64_t width, std::string_view kind,
+                  std::string_view what) {
+  if (address < size && width <= size - address) return;
   const std::string of = what.empty() ? "" : fmt::format(" ({})", what);
-  if (address >= bytes_.size())
+  if (address >= size)
     throw Error(fmt::format("shared memory: a {}-byte {} at {:#x}{} is outside the {}-byte shared memory ({:#x}..{:#x})",
-                            width, kind, address, of, bytes_.size(), 0, bytes_.size() - 1));
+                            width, kind, address, of, size, 0, size - 1));
   throw Error(fmt::format("shared memory: a {}-byte {} at {:#x}{} goes past the end of the {}-byte shared memory "
                           "({:#x}..{:#x})",
-                          width, kind, address, of, bytes_.size(), 0, bytes_.size() - 1));
+                          width, kind, address, of, size, 0, size - 1));
+}
+
+void SharedMemory::check(std::uint64_t address, std::uint64_t width, std::string_view kind,
+                         std::string_view what) const {
+  check_shared(bytes_.size(), address, width, kind, what);
 }
 
 std::uint64_t SharedMemory::load(std::uint64_t address, int width, std::string_view what) const {

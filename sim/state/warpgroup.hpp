@@ -25,6 +25,7 @@ class SharedMemory {
   explicit SharedMemory(std::size_t bytes = kDefaultBytes);
 
   [[nodiscard]] std::size_t size() const { return bytes_.size(); }
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const { return bytes_; }
 
   // Unsigned little-endian value of `width` bytes (1, 2, 4 or 8) at `address`. `what` (may be
   // empty) names the access in the error message.
@@ -44,6 +45,11 @@ class SharedMemory {
  private:
   std::vector<std::uint8_t> bytes_;
 };
+
+// SharedMemory::check's error for an access of `width` bytes at `address` of `size` bytes of shared
+// memory, when it does not fit (nothing when it does).
+void check_shared(std::size_t size, std::uint64_t address, std::uint64_t width, std::string_view kind,
+                  std::string_view what);
 
 class Warpgroup {
  public:

@@ -24,7 +24,7 @@ void fetch(std::uint64_t desc_a, std::uint64_t desc_b, const SharedMemory& share
   const MatrixVariant& v = *parse_wgmma(kF16).variant;
   const WgmmaExecutor x(v, models_for("sm_90a").select(v.family, v.a, v.d), WgmmaOperands{});
   WgmmaInputs in;
-  in.shared = &shared;
+  in.shared = shared.bytes();
   in.desc_a = desc_a;
   in.desc_b = desc_b;
   (void)x.fetch(in);

@@ -85,7 +85,7 @@ void explain_wgmma(const Opts& o) {
   const WgmmaGoldenCase c = read_wgmma_golden_cases(*e)[static_cast<std::size_t>(o.case_index)];
   SharedMemory smem;
   smem.write(c.smem_base, c.image, fmt::format("the shared image of {} case {}", e->label(), o.case_index));
-  const WgmmaInputs in{.shared = &smem, .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d,
+  const WgmmaInputs in{.shared = smem.bytes(), .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d,
                        .c = c.c, .meta = c.e, .selector = e->selector};
   DotTrace trace;
   const std::uint64_t got = x.explain(in, o.row, o.col, trace);

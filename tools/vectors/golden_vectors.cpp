@@ -143,7 +143,7 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
   const int m = v.shape.m, n = v.shape.n, k = v.shape.k;
   SharedMemory smem;
   smem.write(g.smem_base, g.image, "the record's shared-memory image");
-  const WgmmaInputs gpu{.shared = &smem, .desc_a = g.desc_a, .a = g.a, .desc_b = g.desc_b, .scale_d = true, .c = {},
+  const WgmmaInputs gpu{.shared = smem.bytes(), .desc_a = g.desc_a, .a = g.a, .desc_b = g.desc_b, .scale_d = true, .c = {},
                         .meta = g.e, .selector = ge.selector};
   std::vector<std::uint64_t> a, b;
   std::vector<int> cols;
@@ -178,7 +178,7 @@ Emitted wgmma_record(const WgmmaGoldenSet& s, const WgmmaGoldenEntry& ge, const 
     }
     image.place(x.b_addressing(g.desc_b), transpose(b, k, n), "B");
     image.write_to(mine);
-    in.shared = &mine;
+    in.shared = mine.bytes();
     const WgmmaExecutor::Operands want = x.fetch(gpu), got = x.fetch(in);
     if (want.a != got.a || want.b != got.b) return {"", "the case's placement reads other A or B elements than the GPU read"};
   } catch (const Error& err) {

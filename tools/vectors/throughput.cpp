@@ -88,7 +88,7 @@ Execution prepare_wgmma(const std::string& ptx, const std::string& arch, std::mt
   };
   fill(v.a, 0, 64);
   fill(v.b, b_start, v.shape.n);
-  s->in.shared = &s->smem;
+  s->in.shared = s->smem.bytes();
   if (v.is_sparse()) s->in.meta = s->meta;
   s->in.desc_a = MatrixDescriptor::encode(0, 128, 8 * row_bytes, 0, Swizzle::none);
   s->in.desc_b = MatrixDescriptor::encode(b_start, 128, 8 * row_bytes, 0, Swizzle::none);

@@ -91,7 +91,7 @@ VariantReplay replay_entry(const WgmmaGoldenSet& set, const WgmmaGoldenEntry& e,
                               where, i, c.smem_base, c.image.size(), set.smem_alloc_bytes));
     smem.fill(0);
     smem.write(c.smem_base, c.image, fmt::format("the shared image of {} case {}", e.label(), i));
-    const WgmmaInputs in{.shared = &smem, .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d,
+    const WgmmaInputs in{.shared = smem.bytes(), .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d,
                          .c = c.c, .meta = c.e, .selector = e.selector};
     got.assign(c.d.size(), 0);
     try {

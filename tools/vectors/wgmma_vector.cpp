@@ -199,7 +199,7 @@ std::string run_wgmma_case(const WgmmaVectorCase& c) {
   SharedMemory smem;
   c.image.write_to(smem);
   const WgmmaInputs in{
-      .shared = &smem, .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d, .c = c.c, .meta = c.meta};
+      .shared = smem.bytes(), .desc_a = c.desc_a, .a = c.a, .desc_b = c.desc_b, .scale_d = c.scale_d, .c = c.c, .meta = c.meta};
   const RegisterCodec cd = v.codec(Operand::d);
   std::vector<std::uint32_t> d(cd.words(), 0);
   x.run(in, d);
