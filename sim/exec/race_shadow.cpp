@@ -12,11 +12,14 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(std::uint64_t addr, std::ui
     std::fill(writes_.begin(), writes_.end(), 0U);
     std::fill(reads_.begin(), reads_.end(), 0U);
     base_ = epoch;
+    top_ = 0;
+    floor_ = 1;
   }
   const std::uint32_t e = epoch - base_ + 1, mine = e << 6 | static_cast<std::uint32_t>(warp), several = e << 6 | kSeveral;
   // Another warp's access in this epoch: same epoch, different tag. The loops have no branch (they
   // vectorise): every shared access of the run goes through them.
   const auto other = [&](std::uint32_t tag) { return static_cast<unsigned>(tag != mine) & static_cast<unsigned>((tag >> 6) == e); };
+  top_ = std::max(top_, e);
   std::uint32_t* const w = writes_.data();
   std::uint32_t* const r = reads_.data();
   unsigned bad = 0;
@@ -44,9 +47,16 @@ std::optional<RaceShadow::Hazard> RaceShadow::async_read(std::uint64_t addr, std
   const std::uint64_t end = std::min<std::uint64_t>(writes_.size(), addr + n);
   for (std::uint64_t a = addr; a < end; ++a) {
     const std::uint32_t w = writes_[a];
-    if (w != 0 && fences_[w & 63U] == write_fences_[a]) return Hazard{a, static_cast<int>(w & 63U), write_pc_[a], true};
+    if ((w >> 6) >= floor_ && fences_[w & 63U] == write_fences_[a]) return Hazard{a, static_cast<int>(w & 63U), write_pc_[a], true};
   }
   return std::nullopt;
+}
+
+void RaceShadow::restart() {
+  // The new CTA's epochs count from 0 again: its first tag is top_ + 1.
+  base_ = 0U - top_;
+  floor_ = top_ + 1;
+  fences_.fill(0);
 }
 
 }  // namespace ptxmma

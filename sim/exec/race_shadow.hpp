@@ -35,6 +35,10 @@ class RaceShadow {
   std::optional<Hazard> access(std::uint64_t addr, std::uint64_t n, int warp, int pc, bool write, std::uint32_t epoch);
   // Warp `warp` executed fence.proxy.async (for shared memory).
   void fence_proxy_async(int warp) { ++fences_[static_cast<std::size_t>(warp)]; }
+  // Forgets every access, for another CTA, without clearing the arrays: its tags start above
+  // every tag recorded so far, which therefore match no epoch of it.
+  void restart();
+  [[nodiscard]] std::uint64_t size() const { return writes_.size(); }
   // The async proxy reads [addr, addr + n): the first byte whose last write (generic proxy) its
   // warp has not fenced since, as a hazard with that write.
   [[nodiscard]] std::optional<Hazard> async_read(std::uint64_t addr, std::uint64_t n) const;
@@ -46,6 +50,8 @@ class RaceShadow {
   // base_ moves to the epoch, which loses nothing (a synchronisation orders all that came before).
   static constexpr std::uint32_t kEpochs = std::uint32_t{1} << 26;
   std::uint32_t base_ = 0;
+  std::uint32_t top_ = 0;    // the largest epoch tag recorded (epoch - base_ + 1)
+  std::uint32_t floor_ = 1;  // the first epoch tag of this CTA: tags below it are forgotten
   std::vector<std::uint32_t> writes_, reads_;
   std::vector<std::int32_t> write_pc_, read_pc_;
   std::vector<std::uint32_t> write_fences_;  // the writer warp's fences_ when it wrote the byte

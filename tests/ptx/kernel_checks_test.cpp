@@ -75,6 +75,20 @@ TEST(KernelChecks, RacecheckFindsABulkCopyOfUnfencedGenericWrites) {
   for (std::uint64_t t = 0; t < 64; ++t) EXPECT_EQ(fixed.machine->global().load(0x20000 + 4 * t, 4), t);
 }
 
+TEST(KernelChecks, RacecheckForgetsTheCtaBefore) {
+  // Warp k of CTA k writes a shared word: the same bytes and epoch in both CTAs, in their own
+  // shared memories (racecheck's record of CTA 0's is reused for CTA 1's, on one thread or two).
+  const std::string body =
+      "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\nshr.u32 %r3, %r2, 5;\nsetp.ne.u32 %p, %r1, %r3;\n@%p bra E;\n"
+      "st.shared.u32 [buf], %r1;\nE:\n";
+  for (const int jobs : {1, 2}) {
+    InterpreterOptions o;
+    o.nctaid = {2, 1, 1};
+    o.jobs = jobs;
+    EXPECT_EQ(warnings(run_ptx(kernel(body), {}, o)), "") << jobs;
+  }
+}
+
 TEST(KernelChecks, InitcheckReportsReadsOfBytesNobodyWroteOncePerInstruction) {
   // Every lane of a loop of two iterations reads an unwritten word: one report.
   const std::string body =
