@@ -411,10 +411,12 @@ Machine::Machine(const ptx::Program& program, InterpreterOptions options) : prog
       Cta& c = ctas_.emplace_back();
       c.id = grid_.shape.ctaid(rank);
       c.rank = rank;
-      c.shared = Memory::dense("shared", shared_size);
-      c.regs = RegisterFile(widths_, threads());
+      c.shared = Memory::dense("shared", 0);
       next = rank + 1;
     }
+  held_.assign(ctas_.size(), Held::initial);
+  initial_.shared = Memory::dense("shared", shared_size);
+  initial_.regs = RegisterFile(widths_, threads());
   // The clusters in the linear order of %clusterid, each CTA by %cluster_ctarank; the CTAs that run
   // are whole clusters (they reach each other's shared memory and wait for each other).
   {
@@ -565,9 +567,45 @@ Machine::Machine(Machine& grid, const InterpreterOptions& options, int cluster, 
   ClusterRun& run = clusters_.emplace_back();
   for (const int c : grid.clusters_[static_cast<std::size_t>(cluster)].ctas) {
     run.ctas.push_back(static_cast<int>(ctas_.size()));
-    ctas_.push_back(grid.ctas_[static_cast<std::size_t>(c)]);
+    // The grid's CTA is made only where its state was set before the run (else initial_ stands
+    // for it); nothing else touches it until this cluster commits.
+    const Cta& g = grid.ctas_[static_cast<std::size_t>(c)];
+    const Cta& from = grid.held_[static_cast<std::size_t>(c)] == Held::own ? g : grid.initial_;
+    Cta& cta = ctas_.emplace_back();
+    cta.id = g.id;
+    cta.rank = g.rank;
+    cta.shared = from.shared;
+    cta.regs = from.regs;
   }
+  held_.assign(ctas_.size(), Held::own);
   cluster_of_.assign(ctas_.size(), 0);
+}
+
+void Machine::make(int c) {
+  Held& h = held_[static_cast<std::size_t>(c)];
+  Cta& cta = ctas_[static_cast<std::size_t>(c)];
+  if (h == Held::freed)
+    throw Error(fmt::format("the registers and shared memory of {} were freed when its cluster ended "
+                            "(InterpreterOptions::keep_ctas is off)",
+                            cta.name()));
+  cta.shared = initial_.shared;
+  cta.regs = initial_.regs;
+  h = Held::own;
+}
+
+void Machine::free_cta(int c) {
+  Cta& cta = ctas_[static_cast<std::size_t>(c)];
+  cta.shared = Memory::dense("shared", 0);
+  cta.regs = RegisterFile();
+  cta.tmem = TensorMemory();
+  held_[static_cast<std::size_t>(c)] = Held::freed;
+}
+
+const Cta& Machine::not_own(int c) const {
+  if (held_[static_cast<std::size_t>(c)] == Held::initial) return initial_;
+  throw Error(fmt::format("the registers and shared memory of {} were freed when its cluster ended "
+                          "(InterpreterOptions::keep_ctas is off)",
+                          cta(c).name()));
 }
 
 std::string Machine::warp_name(int c, int w) const {
@@ -701,7 +739,7 @@ void Machine::begin_cluster() {
 void Machine::begin_cta() {
   const int n = static_cast<int>(prog_.code.size());
   CtaRun& cr = runs_[static_cast<std::size_t>(cur_cta_)];
-  Cta& cta = ctas_[static_cast<std::size_t>(cur_cta_)];
+  Cta& cta = this->cta(cur_cta_);
   cr.copies.emplace(threads(), cta.shared.size());
   cr.bulk.emplace(threads(), cta.shared.size());
   cr.arrived.assign(static_cast<std::size_t>(threads()), 0);
@@ -758,7 +796,7 @@ RunSummary Machine::run_parallel() {
   std::condition_variable cv;
   std::vector<Result> results(static_cast<std::size_t>(n));
   int next = 0, committed = 0;
-  std::uint64_t reports = 0;
+  std::uint64_t reports = 0, reruns = 0;
   std::atomic<bool> stop = false;
   // A cluster's run keeps what it prints for its commit and runs to its end without a trace or
   // progress (the grid's progress callback is this thread's: copied here, not while it runs).
@@ -821,6 +859,7 @@ RunSummary Machine::run_parallel() {
       if (!r.m || r.reports != reports || !r.m->grid_.global.current()) {
         if (!again) again = prepared_copy();
         r = run_cluster(k, again, reported_, nullptr);
+        ++reruns;
       }
       if (!r.m) std::rethrow_exception(r.error);
       cur_cluster_ = k;
@@ -847,6 +886,7 @@ RunSummary Machine::run_parallel() {
   if (failure) std::rethrow_exception(failure);
   cur_cta_ = clusters_.back().ctas.back();
   finished_ = true;
+  sum_.reruns = reruns;
   return sum_;
 }
 
@@ -860,7 +900,12 @@ void Machine::adopt(Machine& w, int cluster) {
     std::copy_n(w.sum_.steps.begin() + static_cast<std::ptrdiff_t>(i * t), t, sum_.steps.begin() + static_cast<std::ptrdiff_t>(c * t));
     std::copy_n(w.sum_.exited.begin() + static_cast<std::ptrdiff_t>(i * nw), nw,
                 sum_.exited.begin() + static_cast<std::ptrdiff_t>(c * nw));
-    ctas_[c] = std::move(w.ctas_[i]);
+    if (opts_.keep_ctas) {
+      ctas_[c] = std::move(w.ctas_[i]);
+      held_[c] = Held::own;
+    } else {
+      free_cta(static_cast<int>(c));
+    }
     runs_[c].is = w.runs_[i].is;
   }
   sum_.warnings.insert(sum_.warnings.end(), w.sum_.warnings.begin(), w.sum_.warnings.end());
@@ -917,10 +962,12 @@ void Machine::complete_collectives() {
   bool all_done = true;
   for (const int c : cl.ctas) all_done = all_done && runs_[static_cast<std::size_t>(c)].is == CtaIs::finished;
   if (all_done) {
-    // Shared memory is no longer reachable from other CTAs: each CTA's control state goes.
+    // Shared memory is no longer reachable from other CTAs: each CTA's control state goes, and its
+    // registers and shared memory unless they are kept.
     for (const int c : cl.ctas) {
       runs_[static_cast<std::size_t>(c)] = CtaRun{};
       runs_[static_cast<std::size_t>(c)].is = CtaIs::finished;
+      if (!opts_.keep_ctas) free_cta(c);
     }
     if (opts_.progress) opts_.progress(static_cast<std::uint64_t>(cur_cluster_) + 1, clusters_.size());
     if (++cur_cluster_ == static_cast<int>(clusters_.size())) {

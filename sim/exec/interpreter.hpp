@@ -92,6 +92,10 @@ struct InterpreterOptions {
   // running them one after another for any number (1: they do, on the calling thread; with
   // `trace`, too). step() and next() run in order.
   int jobs = 1;
+  // Each CTA's registers and shared memory stay after its cluster ends, for reg() and shared()
+  // once the run is over. Off, they are freed then: memory and set-up follow the clusters that
+  // run, not the grid (a whole grid whose result is global memory).
+  bool keep_ctas = true;
 };
 
 // Where the run ended.
@@ -101,6 +105,9 @@ struct RunSummary {
   std::vector<std::uint32_t> exited;          // per warp (cta * warps() + warp): lanes that executed ret/exit
   std::vector<ptx::Diagnostic> warnings;      // diagnostics (not under strict: those are thrown)
   std::string printed;                        // what vprintf printed, in execution order
+  // Of the clusters run ahead on other threads (InterpreterOptions::jobs), those whose run did not
+  // stand and ran again in order: not part of the result, which is the same for any jobs.
+  std::uint64_t reruns = 0;
 };
 
 class Machine {
@@ -125,20 +132,30 @@ class Machine {
   // limit of a CTA.
   static constexpr std::uint64_t kDefaultShared = 48 * 1024;
 
-  // Sets up every CTA that runs: registers (zero), shared memory (zero), and the grid's memories
-  // (.global/.const initializers, the parameter space); Error if a rounding model or an opcode's
-  // semantics are missing, the block has more than 1024 threads, or the CTAs' registers and shared
-  // memory cross the budget (sim/util/budget.hpp).
+  // Sets up the grid: the CTAs that run, the registers (zero) and shared memory (zero) each starts
+  // with (initial_cta()), and the grid's memories (.global/.const initializers, the parameter
+  // space); Error if a rounding model or an opcode's semantics are missing, the block has more than
+  // 1024 threads, or the registers and shared memory of all the CTAs that run would cross the
+  // budget (sim/util/budget.hpp), whether or not they are kept.
   Machine(const ptx::Program& program, InterpreterOptions options = {});
 
   [[nodiscard]] const ptx::Program& program() const { return prog_; }
   [[nodiscard]] const InterpreterOptions& options() const { return opts_; }
   [[nodiscard]] const GridShape& grid() const { return grid_.shape; }
 
-  // The CTAs that run, in the order they run (c = 0 .. ctas() - 1).
+  // The CTAs that run, in the order they run (c = 0 .. ctas() - 1). A CTA's registers and shared
+  // memory are made as initial_cta() holds them when its cluster starts, or when cta(c) first asks
+  // for them; without InterpreterOptions::keep_ctas they are freed when its cluster ends, and
+  // asking for them then is an Error. The const cta(c) gives a CTA as it is: its id and rank, its
+  // registers and shared memory only once made (reg() and shared() read initial_cta()'s before).
   [[nodiscard]] int ctas() const { return static_cast<int>(ctas_.size()); }
-  [[nodiscard]] Cta& cta(int c) { return ctas_[static_cast<std::size_t>(c)]; }
+  [[nodiscard]] Cta& cta(int c) {
+    if (held_[static_cast<std::size_t>(c)] != Held::own) make(c);
+    return ctas_[static_cast<std::size_t>(c)];
+  }
   [[nodiscard]] const Cta& cta(int c) const { return ctas_[static_cast<std::size_t>(c)]; }
+  // The registers and shared memory every CTA starts with (an initial state sets them here).
+  [[nodiscard]] Cta& initial_cta() { return initial_; }
 
   // The warps that run in each CTA: every warp of the block, or the one of InterpreterOptions::warpid.
   [[nodiscard]] int warps() const { return warps_; }
@@ -148,13 +165,13 @@ class Machine {
 
   // Registers by index in program().registers, per thread = 32 * w + lane of the w-th warp run
   // (thread = lane when one warp runs) of CTA c; values masked to the declared width.
-  [[nodiscard]] std::uint64_t reg(int thread, int r, int c = 0) const { return cta(c).regs.get(thread, r); }
+  [[nodiscard]] std::uint64_t reg(int thread, int r, int c = 0) const { return held(c).regs.get(thread, r); }
   void set_reg(int thread, int r, std::uint64_t v, int c = 0) { cta(c).regs.set(thread, r, v); }
   [[nodiscard]] int reg_bits(int r) const { return widths_[static_cast<std::size_t>(r)]; }
 
   // Memories: shared per CTA, the others the grid's.
   [[nodiscard]] Memory& shared(int c = 0) { return cta(c).shared; }
-  [[nodiscard]] const Memory& shared(int c = 0) const { return cta(c).shared; }
+  [[nodiscard]] const Memory& shared(int c = 0) const { return held(c).shared; }
   [[nodiscard]] Memory& global() { return grid_.global; }
   [[nodiscard]] const Memory& global() const { return grid_.global; }
   [[nodiscard]] Memory& param() { return grid_.param; }
@@ -253,6 +270,16 @@ class Machine {
 
  private:
   struct Prepared;
+  // Whose registers and shared memory CTA c has: none yet (initial_'s stand for them), its own,
+  // or none any more (freed when its cluster ended).
+  enum class Held : std::uint8_t { initial, own, freed };
+  void make(int c);  // CTA c's own, from initial_; Error once freed
+  void free_cta(int c);
+  // CTA c's registers and shared memory as reg() and shared() read them; Error once freed.
+  [[nodiscard]] const Cta& held(int c) const {
+    return held_[static_cast<std::size_t>(c)] == Held::own ? ctas_[static_cast<std::size_t>(c)] : not_own(c);
+  }
+  [[nodiscard]] const Cta& not_own(int c) const;  // held() of a CTA not made, or freed
   // One warp's SIMT state.
   struct WarpRun {
     struct Entry {
@@ -329,9 +356,9 @@ class Machine {
   };
 
   // The Machine that runs cluster `cluster` of `grid` on another thread with `options`: the
-  // cluster's CTAs as they are in `grid` (not started), copies of its const and param memory, its
-  // global memory as an overlay (Memory::overlay, under `lock`), `prep` (executors of the
-  // thread's own).
+  // cluster's CTAs as `grid` would start them (made here, on that thread), copies of its const
+  // and param memory, its global memory as an overlay (Memory::overlay, under `lock`), `prep`
+  // (executors of the thread's own).
   Machine(Machine& grid, const InterpreterOptions& options, int cluster, std::shared_ptr<const Prepared> prep,
           std::shared_mutex& lock);
   // run() on opts_.jobs threads.
@@ -374,6 +401,8 @@ class Machine {
   std::uint64_t frame_bytes_ = 0;
   Grid grid_;
   std::vector<Cta> ctas_;
+  std::vector<Held> held_;  // parallel to ctas_
+  Cta initial_;
   std::shared_ptr<const Prepared> prep_;
   std::vector<CtaRun> runs_;  // parallel to ctas_
   std::vector<ClusterRun> clusters_;  // in the order they run

@@ -85,7 +85,7 @@ constexpr std::uint64_t kOut = 0x100000;
 
 // Everything a run gives: global memory, each CTA's registers and shared memory, the summary,
 // what was printed (also as it was streamed), the error.
-std::string outcome(InterpreterOptions o, std::uint32_t bad) {
+std::string outcome(InterpreterOptions o, std::uint32_t bad, std::uint64_t* reruns = nullptr) {
   const ptx::Program prog = ptx::parse_ptx(kKernel, "grid.ptx");
   std::ostringstream streamed;
   o.ntid = {64, 1, 1};
@@ -104,6 +104,7 @@ std::string outcome(InterpreterOptions o, std::uint32_t bad) {
   std::string out;
   try {
     const RunSummary s = m.run();
+    if (reruns) *reruns = s.reruns;
     out += fmt::format("instructions {}\nsteps {}\nexited {}\n", s.warp_instructions, fmt::join(s.steps, ","),
                        fmt::join(s.exited, ","));
     for (const auto& w : s.warnings) out += w.text() + "\n";
@@ -113,6 +114,14 @@ std::string outcome(InterpreterOptions o, std::uint32_t bad) {
   }
   out += "streamed:\n" + streamed.str() + "progress: " + progress + "\n";
   for (const auto& [address, bytes] : m.global().runs()) out += fmt::format("global {:#x}: {:02x}\n", address, fmt::join(bytes, ""));
+  if (!o.keep_ctas) {  // the CTAs' registers and shared memory are gone
+    try {
+      (void)m.reg(0, 0, 0);
+    } catch (const Error& e) {
+      out += fmt::format("first CTA: {}\n", e.what());
+    }
+    return out;
+  }
   for (int c = 0; c < m.ctas(); ++c) {
     for (int t = 0; t < m.threads(); ++t)
       for (int r = 0; r < static_cast<int>(prog.registers.size()); ++r)
@@ -134,7 +143,42 @@ TEST(GridJobs, ConflictingCtasGiveTheSequentialResult) {
   EXPECT_NE(one.find("progress: 1/12 2/12"), std::string::npos) << one;
   for (const int jobs : kJobs) {
     o.jobs = jobs;
-    EXPECT_EQ(outcome(o, ~0U), one) << jobs << " threads";
+    std::uint64_t reruns = 0;
+    EXPECT_EQ(outcome(o, ~0U, &reruns), one) << jobs << " threads";
+    // Each CTA reads what the one before wrote: a run ahead of that one's commit stands only if
+    // it started after it; the first never runs again.
+    EXPECT_LE(reruns, 11U) << jobs << " threads";
+  }
+}
+
+TEST(GridJobs, IndependentCtasRunOnce) {
+  // Each CTA of the matmul shape: reads what nobody writes, stores its own word.
+  const ptx::Program prog = ptx::parse_ptx(R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd0, [out];
+  mov.u32 %r0, %ctaid.x;
+  ld.global.u32 %r1, [%rd0];
+  add.u32 %r2, %r1, %r0;
+  mul.wide.u32 %rd1, %r0, 4;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2+4096], %r2;
+  ret;
+}
+)", "k.ptx");
+  for (const int jobs : kJobs) {
+    InterpreterOptions o;
+    o.nctaid = {64, 1, 1};
+    o.jobs = jobs;
+    Machine m(prog, o);
+    m.param().store(0, 8, kOut);
+    m.global().store(kOut, 4, 7);
+    EXPECT_EQ(m.run().reruns, 0U) << jobs << " threads";
+    EXPECT_EQ(m.global().load(kOut + 4096 + 4 * 63, 4), 7U + 63U);
   }
 }
 
@@ -190,6 +234,31 @@ TEST(GridJobs, StrictDiagnosticsAreTheFirstError) {
   for (const int jobs : kJobs) {
     o.jobs = jobs;
     EXPECT_EQ(outcome(o, 4), one) << jobs << " threads";
+  }
+}
+
+// Without keep_ctas each cluster's registers and shared memory are freed when it ends (on the
+// thread that ran it): the rest of the result is the same, for any number of threads.
+TEST(GridJobs, CtasNotKept) {
+  InterpreterOptions o;
+  o.nctaid = {4, 3, 1};
+  o.cluster = {2, 1, 1};
+  for (const std::uint32_t bad : {~0U, 7U}) {
+    o.jobs = 1;
+    o.keep_ctas = true;
+    const std::string kept = outcome(o, bad);
+    o.keep_ctas = false;
+    const std::string one = outcome(o, bad);
+    // Everything up to the CTAs' state is the same as when they are kept.
+    const std::size_t end = one.find("first CTA: ");
+    ASSERT_NE(end, std::string::npos) << one;
+    EXPECT_EQ(kept.substr(0, end), one.substr(0, end));
+    EXPECT_NE(one.find("first CTA: the registers and shared memory of CTA (0, 0, 0) were freed"), std::string::npos)
+        << one;
+    for (const int jobs : kJobs) {
+      o.jobs = jobs;
+      EXPECT_EQ(outcome(o, bad), one) << jobs << " threads";
+    }
   }
 }
 

@@ -129,6 +129,7 @@ void Device::launch(void* kernel, const LaunchShape& shape, void** args) {
   o.dynamic_shared = shape.dynamic_shared;
   o.strict = strict_;
   o.print = &std::cout;
+  o.keep_ctas = false;  // a launch's result is global memory
   Machine m(prog, o);
   // The first launch of the module with .global variables puts the device's memory over their
   // initializers; after it the device's memory holds them, and it moves into each launch's machine

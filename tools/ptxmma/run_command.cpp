@@ -133,6 +133,10 @@ void add_run_command(CLI::App& app) {
     for (const auto& d : opts->dump_shared) dumps.push_back(parse_range(d, "--dump-shared"));
     std::vector<TmemRegion> tmem_dumps;
     for (const auto& d : opts->dump_tmem) tmem_dumps.push_back(parse_tmem_region(d, "--dump-tmem"));
+    // Unless something shows a CTA's registers, shared or tensor memory, each cluster's are freed
+    // when it ends.
+    io.keep_ctas =
+        !opts->no_registers || !matrices.empty() || !dumps.empty() || !tmem_dumps.empty() || opts->json.on();
     struct Save {
       std::uint64_t address, length;
       std::string file;

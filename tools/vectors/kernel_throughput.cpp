@@ -27,6 +27,7 @@ KernelThroughput measure_kernel(const std::string& ptx, const std::string& state
   InterpreterOptions io;
   io.arch = arch;
   io.max_steps = std::uint64_t{1} << 40;  // a bench kernel ends; its steps are what is measured
+  io.keep_ctas = false;
   st.configure(io);
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);

@@ -450,10 +450,8 @@ void PtxState::apply(Machine& m) const {
         const int w = ptx::bits(t);
         const YAML::Node& v = kv.second;
         // A lane's value goes to that lane of every warp that runs, in every CTA; a thread's to
-        // that thread of every CTA.
-        const auto set_thread = [&](int th, std::uint64_t x) {
-          for (int c = 0; c < m.ctas(); ++c) m.set_reg(th, idx, x, c);
-        };
+        // that thread of every CTA (the registers each CTA starts with).
+        const auto set_thread = [&](int th, std::uint64_t x) { m.initial_cta().regs.set(th, idx, x); };
         const auto set = [&](int lane, std::uint64_t x) {
           for (int warp = 0; warp < m.warps(); ++warp) set_thread(warp * 32 + lane, x);
         };
@@ -486,10 +484,7 @@ void PtxState::apply(Machine& m) const {
         }
       }
     }
-    if (const YAML::Node n = r["shared"]) {  // every CTA starts with the same shared memory
-      load_memory(f, n, m.shared(0), work);
-      for (int c = 1; c < m.ctas(); ++c) m.shared(c) = m.shared(0);
-    }
+    if (const YAML::Node n = r["shared"]) load_memory(f, n, m.initial_cta().shared, work);  // every CTA's
     if (const YAML::Node n = r["global"]) load_memory(f, n, m.global(), work);
     if (const YAML::Node n = r["const"]) load_memory(f, n, m.constant(), work);
     if (const YAML::Node ps = r["params"]) {

@@ -336,6 +336,9 @@ std::pair<bool, std::string> run_snippet(const VectorCase& c, int grid_jobs) {
   io.arch = c.target;
   io.max_steps = c.max_steps;
   io.strict = c.strict;
+  // Only expected registers and shared memory are read from the CTAs after the run.
+  io.keep_ctas = !c.regs.empty() || std::any_of(c.memory.begin(), c.memory.end(),
+                                                 [](const VectorCase::MemExpect& e) { return e.space == "shared"; });
   c.state->configure(io);
   Machine m = c.state->machine(*c.program, io);
   c.state->apply(m);
