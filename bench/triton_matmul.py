@@ -2,7 +2,7 @@
 """Issue 19's whole-grid benchmark: the corpus's Triton fp16 matmuls (tests/kernels) at M = N = K
 = SIZE, run by `ptxmma run` on every CTA of the grid, in CPU seconds.
 
-    python3 bench/triton_matmul.py build/ptxmma [--size 1024] [--kernels sm80,sm90a,tma] [--jobs 1,2]
+    python3 bench/triton_matmul.py build/ptxmma [--size 1024] [--kernels sm80,sm90a,tma] [--jobs 1,2] [--keep DIR]
 
 Kernels: `sm80` (cp.async + mma.sync), `sm90a` (wgmma), `tma` (TMA + mbarrier + wgmma, with the
 driver's tensor maps written by ptxmma from STATE.yaml). A and B are f16 in [-1, 1) from a fixed
@@ -10,7 +10,9 @@ seed, given to the run as a binary file; C comes back through --save-global and 
 elements are checked against a float64 dot product (a check that the run computed the product,
 not of bits: the corpus tests check bits). Prints one line per kernel: CTAs, CPU seconds (user +
 system of the ptxmma process), wall seconds. --jobs runs each kernel with each number of threads
-(`ptxmma run -j N`) and checks that C is the same, byte for byte, for all of them.
+(`ptxmma run -j N`) and checks that C is the same, byte for byte, for all of them. --keep writes
+the inputs (ab.bin, KERNEL.yaml) into DIR, keeps them, and prints each `ptxmma run` command line
+before its result, to run again by hand (with `taskset`, `perf stat`, ...) from the repository.
 """
 import argparse
 import os
@@ -56,13 +58,18 @@ def main():
     ap.add_argument("--kernels", default="sm80,sm90a,tma")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", default="1", help="threads of ptxmma run, comma-separated: each is run")
+    ap.add_argument("--keep", help="write the inputs into this folder, keep them, print the commands")
     args = ap.parse_args()
     n = args.size
+    # The commands run from the repository (the kernels' paths); a path to ptxmma from here.
+    ptxmma = os.path.abspath(args.ptxmma) if os.sep in args.ptxmma else args.ptxmma
     if n % 64:
         sys.exit("--size must be a multiple of 64 (the kernels' tiles)")
     rng = random.Random(args.seed)
     a = [rng.uniform(-1, 1) for _ in range(2 * n * n)]  # A [n, n] then B [n, n], row-major
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = os.path.abspath(args.keep) if args.keep else scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         data = Path(tmp, "ab.bin")
         data.write_bytes(struct.pack("<%de" % len(a), *a))
         a = list(struct.unpack("<%de" % len(a), data.read_bytes()))  # the f16 values
@@ -77,12 +84,14 @@ def main():
             first = None
             for jobs in args.jobs.split(","):
                 out = Path(tmp, "c.bin")
+                command = [ptxmma, "run", ptx, "--init", str(state), "--no-registers",
+                           "--max-steps", str(1 << 30), "--jobs", jobs,
+                           "--save-global", "%s:%d=%s" % (hex(C_ADDR), 4 * n * n, out)]
+                if args.keep:
+                    print(" ".join(command), flush=True)
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.monotonic()
-                r = subprocess.run([args.ptxmma, "run", str(ROOT / ptx), "--init", str(state), "--no-registers",
-                                    "--max-steps", str(1 << 30), "--jobs", jobs,
-                                    "--save-global", "%s:%d=%s" % (hex(C_ADDR), 4 * n * n, out)],
-                                   capture_output=True, text=True)
+                r = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
                 wall = time.monotonic() - start
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 if r.returncode:
