@@ -92,8 +92,8 @@ struct InterpreterOptions {
   // running them one after another for any number (1: they do, on the calling thread; with
   // `trace`, too). step() and next() run in order.
   int jobs = 1;
-  // Each CTA's registers and shared memory stay after its cluster ends, for reg() and shared()
-  // once the run is over. Off, they are freed then: memory and set-up follow the clusters that
+  // Each CTA's registers, shared and tensor memory stay after its cluster ends, for reg(),
+  // shared() and cta() once the run is over. Off, they are freed then: memory and set-up follow the clusters that
   // run, not the grid (a whole grid whose result is global memory).
   bool keep_ctas = true;
 };
