@@ -6,7 +6,7 @@
 //   tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 {r...}, [taddr]{, immHalfSplitoff}
 //   tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, {r...}
 //   tcgen05.wait::ld.sync.aligned, tcgen05.wait::st.sync.aligned
-//   tcgen05.mma.cta_group::1.kind::{f16|tf32}{.collector::a::*} [d-tmem], a-desc, b-desc, idesc, enable-input-d
+//   tcgen05.mma.cta_group::1.kind::{f16|tf32|f8f6f4|i8}{.collector::a::*} [d-tmem], a-desc, b-desc, idesc, enable-input-d
 //   tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]
 //   tcgen05.fence::before_thread_sync, tcgen05.fence::after_thread_sync
 // (ld and st: .aligned optional.) shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
@@ -15,6 +15,7 @@
 // .cta_group::2 (a CTA pair) is legal PTX that ptxmma does not run.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 
@@ -199,13 +200,17 @@ void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
                                             "kind::mxf4", "kind::mxf4nvf4"},
                                            "kind");
   if (kind.empty()) fail(ins, fmt::format("'{}' needs .kind", ins.text));
-  if (kind != "kind::f16" && kind != "kind::tf32") not_simulated(ins, fmt::format(".{} (ptxmma runs kind::f16 and kind::tf32)", kind));
+  // d.mode2: the kind, in the order of Tcgen05Kind (sim/exec/instr_descriptor.hpp).
+  static constexpr std::string_view kRun[] = {"kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8"};
+  const auto run = std::find(std::begin(kRun), std::end(kRun), kind);
+  if (run == std::end(kRun))
+    not_simulated(ins, fmt::format(".{} (ptxmma runs kind::f16, kind::tf32, kind::f8f6f4 and kind::i8)", kind));
   (void)q.take_one({"collector::a::discard", "collector::a::lastuse", "collector::a::fill", "collector::a::use"},
                    "collector usage");  // a hint about reusing A: nothing to simulate
   q.finish();
   Decoded& d = ins.d;
   d.mode = static_cast<int>(Tcgen05Op::mma);
-  d.mode2 = kind == "kind::f16" ? 0 : 1;
+  d.mode2 = static_cast<int>(run - std::begin(kRun));
   count(ins, 5, 6);
   if (ins.ops.size() == 6)
     not_simulated(ins, ins.ops[4].kind == Operand::Kind::vec ? "disable-output-lane" : "scale-input-d");

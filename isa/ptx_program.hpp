@@ -87,7 +87,7 @@ constexpr int has_count = 32;   // an explicit count (or tx count) operand
 }  // namespace mbarrier_flag
 
 // tcgen05.* operations (Decoded::mode; docs/tcgen05.md). mma: Decoded::mode2 0 for .kind::f16,
-// 1 for .kind::tf32.
+// 1 .kind::tf32, 2 .kind::f8f6f4, 3 .kind::i8 (the order of sim's Tcgen05Kind).
 enum class Tcgen05Op : std::uint8_t { alloc, dealloc, relinquish_alloc_permit, ld, st, wait_ld, wait_st, mma, commit, fence };
 // tcgen05.ld / tcgen05.st: the shape's layout (configs/tcgen05/tmem_copy.yaml), .num, .pack::16b
 // (ld) or .unpack::16b (st), immHalfSplitoff (.16x32bx2), and the registers each thread moves.

@@ -118,8 +118,8 @@ std::uint64_t swizzle_address(std::uint64_t linear, Swizzle s, int base_offset) 
   return linear ^ ((((linear >> 7) - static_cast<std::uint64_t>(base_offset)) & mask) << 4);
 }
 
-OperandAddressing::OperandAddressing(const MatrixDescriptor& d, Major major, Type t, int rows, int k)
-    : d_(d), major_(major), bits_(ptxmma::element_bits(t)), rows_(rows), k_(k) {
+OperandAddressing::OperandAddressing(const MatrixDescriptor& d, Major major, Type t, int rows, int k, Container c)
+    : d_(d), major_(major), bits_(ptxmma::element_bits(t, c)), rows_(rows), k_(k) {
   if (bits_ != 1 && bits_ != 8 && bits_ != 16 && bits_ != 32)
     throw Error(fmt::format("{} elements cannot be read through a matrix descriptor", name(t)));
   if (major == Major::mn && bits_ < 8) throw Error(fmt::format("{} operands are K-major only", name(t)));

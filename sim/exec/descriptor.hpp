@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/numeric/packing.hpp"
 #include "sim/numeric/type.hpp"
 
 namespace ptxmma {
@@ -71,8 +72,9 @@ struct SmemSlot {
 // then the swizzle of swizzle_address() on the absolute address.
 class OperandAddressing {
  public:
-  // Error when the combination cannot be addressed (b1 MN-major, f64).
-  OperandAddressing(const MatrixDescriptor& d, Major major, Type t, int rows, int k);
+  // Error when the combination cannot be addressed (b1 MN-major, f64). `c`: how FP6/FP4 elements
+  // sit in memory (kind::f8f6f4: a byte each).
+  OperandAddressing(const MatrixDescriptor& d, Major major, Type t, int rows, int k, Container c = Container::packed);
 
   [[nodiscard]] std::uint64_t linear(int x, int k) const;  // before the swizzle
   [[nodiscard]] SmemSlot slot(int x, int k) const;

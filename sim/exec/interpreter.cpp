@@ -685,10 +685,10 @@ bool Machine::reported(KernelCheck check, const Instruction& ins) const {
   return (reported_[static_cast<std::size_t>(&ins - prog_.code.data())] >> static_cast<int>(check)) & 1U;
 }
 
-Tcgen05Mma& Machine::tcgen05_mma(int pc, bool tf32) {
+Tcgen05Mma& Machine::tcgen05_mma(int pc, Tcgen05Kind kind) {
   if (tcgen05_mma_.empty()) tcgen05_mma_.resize(prog_.code.size());
   std::unique_ptr<Tcgen05Mma>& x = tcgen05_mma_[static_cast<std::size_t>(pc)];
-  if (!x) x = std::make_unique<Tcgen05Mma>(models_for(opts_.arch), tf32 ? Tcgen05Kind::tf32 : Tcgen05Kind::f16);
+  if (!x) x = std::make_unique<Tcgen05Mma>(models_for(opts_.arch), kind);
   return *x;
 }
 

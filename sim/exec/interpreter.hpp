@@ -264,9 +264,9 @@ class Machine {
   [[nodiscard]] std::uint64_t frame_bytes() const { return frame_bytes_; }
   // Text printed by vprintf (also written to InterpreterOptions::print when set).
   void print(const std::string& text);
-  // The executor of the tcgen05.mma at instruction `pc` (.kind::f16: tf32 false), made at its
-  // first execution with the models of InterpreterOptions::arch (Error if they lack the kind's).
-  Tcgen05Mma& tcgen05_mma(int pc, bool tf32);
+  // The executor of the tcgen05.mma at instruction `pc`, made at its first execution with the
+  // models of InterpreterOptions::arch (Error if they lack the kind's).
+  Tcgen05Mma& tcgen05_mma(int pc, Tcgen05Kind kind);
 
  private:
   struct Prepared;

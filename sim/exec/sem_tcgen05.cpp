@@ -156,7 +156,7 @@ void copy(Exec& x, const Instruction& ins, std::uint32_t lanes) {
 
 // Each executing thread issues one MMA (CUTLASS elects one): they run in lane order, now.
 void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
-  Tcgen05Mma& run = x.m.tcgen05_mma(x.pc, ins.d.mode2 == 1);
+  Tcgen05Mma& run = x.m.tcgen05_mma(x.pc, static_cast<Tcgen05Kind>(ins.d.mode2));
   for_lanes(lanes, [&](int lane) {
     Tcgen05Mma::Inputs in;
     in.d_taddr = static_cast<std::uint32_t>(x.address(ins.ops[0], lane));

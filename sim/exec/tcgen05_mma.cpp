@@ -8,19 +8,29 @@
 
 namespace ptxmma {
 
+namespace {
+
+TileSpec make_spec(const InstrDescriptor& id, int k) {
+  TileSpec s{id.a, id.b, id.d, id.d, id.m, id.n, k};
+  s.satfinite = id.saturate;
+  return s;
+}
+
+}  // namespace
+
 Tcgen05Mma::Tile& Tcgen05Mma::tile(std::uint32_t idesc) {
   for (const auto& t : tiles_)
     if (t->id.raw == idesc) return *t;
   const InstrDescriptor id = InstrDescriptor::decode(idesc, kind_);
-  const int k = kind_ == Tcgen05Kind::f16 ? 16 : 8;
+  const int k = tcgen05_k(kind_);
   const Model* found = nullptr;
   try {
-    found = &models_.select(kind_ == Tcgen05Kind::f16 ? "tcgen05_f16" : "tcgen05_tf32", id.a, id.d);
+    found = &models_.select(fmt::format("tcgen05_{}", name(kind_) + 6), id.a, id.d);  // "kind::f16" -> "tcgen05_f16"
   } catch (const Error& e) {
     throw Error(fmt::format("{} (tcgen05.mma's models are sm_100a's: --arch sm_100a)", e.what()));
   }
   const Model& model = *found;
-  auto t = std::make_unique<Tile>(Tile{id, TileKernel(model, TileSpec{id.a, id.b, id.d, id.d, id.m, id.n, k}), {}, {}, {}, {}});
+  auto t = std::make_unique<Tile>(Tile{id, TileKernel(model, make_spec(id, k)), {}, {}, {}, {}});
   t->a.resize(static_cast<std::size_t>(id.m * k));
   t->b.resize(static_cast<std::size_t>(id.n * k));
   t->c.resize(static_cast<std::size_t>(id.m * id.n));
@@ -32,7 +42,9 @@ Tcgen05Mma::Tile& Tcgen05Mma::tile(std::uint32_t idesc) {
 Tcgen05Mma::Footprint Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, const Inputs& in) {
   Tile& t = tile(in.idesc);
   const InstrDescriptor& id = t.id;
-  const int k = kind_ == Tcgen05Kind::f16 ? 16 : 8;
+  const int k = tcgen05_k(kind_);
+  // kind::f8f6f4 keeps each FP6/FP4 element in a byte of shared memory (docs/tcgen05.md §6.1).
+  const Container container = kind_ == Tcgen05Kind::f8f6f4 ? Container::f8f6f4 : Container::packed;
   const int lane0 = TensorMemory::lane_of(in.d_taddr), col0 = TensorMemory::column_of(in.d_taddr);
   if (lane0 != 0 && !(id.m == 64 && lane0 == 16))
     throw Error(fmt::format("d-tmem {:#010x} names lane {}; D of M = {} starts at lane 0{}", in.d_taddr, lane0, id.m,
@@ -44,17 +56,19 @@ Tcgen05Mma::Footprint Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, co
   // A (M x K) and B (N x K) through their descriptors.
   const auto read = [&](std::uint64_t desc, bool transpose, Type type, int rows, bool negate,
                         std::vector<std::uint64_t>& out, const char* which) {
-    const OperandAddressing at(MatrixDescriptor::decode_tcgen05(desc), transpose ? Major::mn : Major::k, type, rows, k);
+    const OperandAddressing at(MatrixDescriptor::decode_tcgen05(desc), transpose ? Major::mn : Major::k, type, rows, k,
+                               container);
     const int bytes = at.element_bits() / 8;
-    const std::uint64_t sign = 1ULL << (info(type).bits - 1);  // of the code (tf32: 19 bits)
+    const std::uint64_t sign = 1ULL << (info(type).bits - 1);  // of the code (tf32: 19 bits; i8 never negates)
     for (int x = 0; x < rows; ++x)
       for (int kk = 0; kk < k; ++kk) {
         const std::uint64_t addr = at.slot(x, kk).address;
         if (addr + static_cast<std::uint64_t>(bytes) > shared.size())
           throw Error(fmt::format("{}({}, {}) at shared {:#x} is outside shared memory ({} bytes; descriptor {})", which,
                                   x, kk, addr, shared.size(), at.descriptor().text()));
-        // tf32 leaves its b32: the low 13 bits are dropped (the kind truncates its operands).
-        const std::uint64_t v = element_code(type, Container::packed, shared.load(addr, bytes));
+        // tf32 leaves its b32: the low 13 bits are dropped (the kind truncates its operands);
+        // FP6/FP4 leave their byte.
+        const std::uint64_t v = element_code(type, container, shared.load(addr, bytes));
         out[static_cast<std::size_t>(x * k + kk)] = negate ? v ^ sign : v;
       }
   };

@@ -1,8 +1,8 @@
-// Executes tcgen05.mma .cta_group::1 .kind::f16 / .kind::tf32 (docs/tcgen05.md §6): A and B from
+// Executes tcgen05.mma .cta_group::1 .kind::f16 / tf32 / f8f6f4 / i8 (docs/tcgen05.md §6): A and B from
 // shared memory through sm_100 matrix descriptors (MatrixDescriptor::decode_tcgen05, the canonical
 // layouts wgmma uses), M, N, types, negation and majorness from the instruction descriptor
 // (InstrDescriptor), the accumulator D in tensor memory, the products through the model of
-// configs/models/<arch>.yaml for the kind (tcgen05_f16, tcgen05_tf32: published only).
+// configs/models/<arch>.yaml for the kind (tcgen05_f16, _tf32, _f8f6f4: published only; _i8 assumed).
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -4,10 +4,16 @@
 // configs/tcgen05/tmem_copy.yaml; .num, .pack::16b / .unpack::16b, immHalfSplitoff; the hazards,
 // access rules, blocking allocations and malformed forms; and the decoder against ptxas's word on
 // every form of tests/data/tcgen05-ptxas/forms.tsv.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <climits>
+#include <cmath>
 #include <fstream>
+#include <functional>
+#include <random>
 #include <sstream>
 
 #include "sim/exec/descriptor.hpp"
@@ -66,7 +72,9 @@ TEST(Tcgen05, DecoderAgreesWithPtxas) {
       "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, 3;",
       "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7}, %p1;",
       "tcgen05.mma.cta_group::1.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;",
-      "tcgen05.mma.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1;",
+      "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 3;",
+      "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7}, %p1;",
+      "tcgen05.mma.cta_group::1.kind::i8 [%r1], [%r3], %rd2, %r2, %p1;",
       "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
       "tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [%rd1];",
   };
@@ -550,6 +558,22 @@ TEST(Tcgen05, InstructionDescriptorFieldsAreChecked) {
             "instruction descriptor 0x08000010: N = 0 (bits 22:17 = 0); N is 8 to 256 in steps of 8");
   EXPECT_EQ(error(ok | (1U << 30), Tcgen05Kind::f16),
             "instruction descriptor 0x48040010: bits 31:30 (the B-reuse shift of .ws) are 1; 0 without .ws");
+  // kind::f8f6f4: A and B independently, f16 or f32 D; kind::i8: s32 D, saturate, no negation,
+  // N past 32 in steps of 16.
+  EXPECT_EQ(InstrDescriptor::decode((5U << 7) | (4U << 10) | (2U << 17) | (8U << 24), Tcgen05Kind::f8f6f4).text(),
+            "M 128, N 16, A e2m1, B e3m2, D f16, A K-major, B K-major");
+  EXPECT_EQ(error(ok | (2U << 7), Tcgen05Kind::f8f6f4),
+            "instruction descriptor 0x08040110: A type 2 (bits 9:7); kind::f8f6f4 takes 0 (e4m3), 1 (e5m2), 3 (e2m3), "
+            "4 (e3m2) or 5 (e2m1)");
+  const std::uint32_t i8 = (1U << 3) | (2U << 4) | (1U << 7) | (4U << 17) | (8U << 24);  // s8 x u8, N 32
+  EXPECT_EQ(InstrDescriptor::decode(i8, Tcgen05Kind::i8).text(),
+            "M 128, N 32, A s8, B u8, D s32 (saturating), A K-major, B K-major");
+  EXPECT_EQ(error(ok, Tcgen05Kind::i8), "instruction descriptor 0x08040010: D type 1 (bits 5:4); kind::i8 accumulates in s32 (2)");
+  EXPECT_EQ(error(i8 | (1U << 14), Tcgen05Kind::i8),
+            "instruction descriptor 0x080840a8: bit 14 (negate B) is 1; kind::i8 does not negate");
+  EXPECT_EQ(error((i8 & ~(63U << 17)) | (5U << 17), Tcgen05Kind::i8),
+            "instruction descriptor 0x080a00a8: N = 40 (bits 22:17 = 5); kind::i8 takes N 8, 16, 24, then steps of 16");
+  EXPECT_EQ(error(i8, Tcgen05Kind::f8f6f4), "instruction descriptor 0x080800a8: bit 3 (saturate) is for kind::i8, not kind::f8f6f4");
 }
 
 TEST(Tcgen05, SharedMemoryDescriptorOfSm100) {
@@ -596,16 +620,18 @@ std::vector<MmaSimCase> mmasim_cases(const std::string& file) {
   return out;
 }
 
-void run_mmasim_file(const std::string& file, const char* kind, std::uint32_t ab_code, std::uint32_t d_code) {
-  const std::vector<MmaSimCase> cases = mmasim_cases(file);
-  ASSERT_EQ(cases.size(), 400U) << file;
-  const int K = static_cast<int>(cases[0].a.size()), bytes = 32 / K;  // 16 f16 or 8 tf32: 32 bytes a row
+// The cases (each a row of A and a column of B as element codes, C and the expected D) through one
+// kind; `types`: idesc's bits below N (D, A and B types, saturate). `bytes`: of an element in
+// shared memory.
+void run_diagonal(const std::vector<MmaSimCase>& cases, const std::string& file, const char* kind, std::uint32_t types,
+                  int bytes, const std::function<std::uint64_t(std::uint64_t)>& to_memory = nullptr) {
+  const int K = static_cast<int>(cases[0].a.size());
   const std::uint64_t a0 = 0x1000, b0 = 0x2000;
   const auto at = [&](std::uint64_t start, int x, int k) {  // K-major, no swizzle, LBO 128, SBO 256
     return start + static_cast<std::uint64_t>(x / 8) * 256 + static_cast<std::uint64_t>(k * bytes / 16) * 128 +
            static_cast<std::uint64_t>(x % 8) * 16 + static_cast<std::uint64_t>(k * bytes % 16);
   };
-  const std::uint32_t idesc = (d_code << 4) | (ab_code << 7) | (ab_code << 10) | (16U << 17) | (8U << 24);
+  const std::uint32_t idesc = types | (16U << 17) | (8U << 24);
   const std::string text = std::string(kHead) + R"(
 .reg .b64 %rd<4>;
 .shared .align 8 .b64 bar;
@@ -650,8 +676,9 @@ ret;
           for (int i = 0; i < 128; ++i) {
             const MmaSimCase& c = cases[std::min(first + static_cast<std::size_t>(i), cases.size() - 1)];
             for (int k = 0; k < K; ++k) {
-              sh.store(at(a0, i, k), bytes, c.a[static_cast<std::size_t>(k)]);
-              sh.store(at(b0, i, k), bytes, c.b[static_cast<std::size_t>(k)]);
+              const auto put = [&](std::uint64_t code) { return to_memory ? to_memory(code) : code; };
+              sh.store(at(a0, i, k), bytes, put(c.a[static_cast<std::size_t>(k)]));
+              sh.store(at(b0, i, k), bytes, put(c.b[static_cast<std::size_t>(k)]));
             }
             // Thread i (lane i % 32 of warp i / 32) stores row i: C on the diagonal, 0 elsewhere.
             for (int n = 0; n < 128; ++n) run.machine->set_reg(i, run.index("%r" + std::to_string(100 + n)), n == i ? c.c : 0);
@@ -671,13 +698,102 @@ ret;
       ASSERT_EQ(r.reg(static_cast<int>(i), "%r" + std::to_string(100 + i)), cases[first + i].d)
           << file << " case " << first + i;
   }
-  EXPECT_EQ(checked, 400);
+  EXPECT_EQ(checked, static_cast<int>(cases.size()));
 }
 
-TEST(Tcgen05, MmaAgreesWithMmaSimF16ToF32) { run_mmasim_file("f16/fp16_f32.csv", "kind::f16", 0, 1); }
-TEST(Tcgen05, MmaAgreesWithMmaSimBf16ToF32) { run_mmasim_file("f16/bf16_f32.csv", "kind::f16", 1, 1); }
-TEST(Tcgen05, MmaAgreesWithMmaSimF16ToF16) { run_mmasim_file("f16/fp16_f16.csv", "kind::f16", 0, 0); }
-TEST(Tcgen05, MmaAgreesWithMmaSimTf32) { run_mmasim_file("tf32/tf32_f32.csv", "kind::tf32", 2, 1); }
+void run_mmasim_file(const std::string& file, const char* kind, std::uint32_t a_code, std::uint32_t b_code,
+                     std::uint32_t d_code) {
+  const std::vector<MmaSimCase> cases = mmasim_cases(file);
+  ASSERT_EQ(cases.size(), 400U) << file;
+  const int bytes = 32 / static_cast<int>(cases[0].a.size());  // 16 f16, 8 tf32, 32 FP8: 32 bytes a row
+  run_diagonal(cases, file, kind, (d_code << 4) | (a_code << 7) | (b_code << 10), bytes);
+}
+
+TEST(Tcgen05, MmaAgreesWithMmaSimF16ToF32) { run_mmasim_file("f16/fp16_f32.csv", "kind::f16", 0, 0, 1); }
+TEST(Tcgen05, MmaAgreesWithMmaSimBf16ToF32) { run_mmasim_file("f16/bf16_f32.csv", "kind::f16", 1, 1, 1); }
+TEST(Tcgen05, MmaAgreesWithMmaSimF16ToF16) { run_mmasim_file("f16/fp16_f16.csv", "kind::f16", 0, 0, 0); }
+TEST(Tcgen05, MmaAgreesWithMmaSimTf32) { run_mmasim_file("tf32/tf32_f32.csv", "kind::tf32", 2, 2, 1); }
+
+// kind::f8f6f4: the eight files of e4m3 / e5m2 A and B (idesc codes 0, 1), f32 D (1) and f16 D (0).
+TEST(Tcgen05, MmaAgreesWithMmaSimF8f6f4) {
+  const std::pair<const char*, std::uint32_t> fmts[] = {{"e4m3", 0}, {"e5m2", 1}};
+  for (const auto& [a, ac] : fmts)
+    for (const auto& [b, bc] : fmts)
+      for (const auto& [d, dc] : {std::pair<const char*, std::uint32_t>{"f32", 1}, {"f16", 0}})
+        run_mmasim_file(fmt::format("f8f6f4/{}_{}_{}.csv", a, b, d), "kind::f8f6f4", ac, bc, dc);
+}
+
+// The FP6/FP4 formats of kind::f8f6f4, which MMA-Sim does not run: small values whose products
+// and sums are exact in f32 (the block's F = 25 cuts nothing), so D is the exact sum, computed
+// here from the formats' definition. Each element sits in a byte of shared memory: e2m1 in bits
+// 5:2, e2m3 and e3m2 in bits 5:0.
+struct MiniFloat {
+  const char* name;
+  std::uint32_t code;  // idesc's
+  int exp_bits, man_bits, bias;
+};
+double minifloat_value(const MiniFloat& f, std::uint64_t c) {
+  const int e = static_cast<int>(c >> f.man_bits) & ((1 << f.exp_bits) - 1);
+  const double m = static_cast<double>(c & ((1U << f.man_bits) - 1)) / (1 << f.man_bits);
+  const double mag = e == 0 ? std::ldexp(m, 1 - f.bias) : std::ldexp(1 + m, e - f.bias);
+  return (c >> (f.exp_bits + f.man_bits)) & 1 ? -mag : mag;
+}
+TEST(Tcgen05, MmaF8f6f4SubByteFormatsAreExactSums) {
+  const MiniFloat e2m1{"e2m1", 5, 2, 1, 1}, e2m3{"e2m3", 3, 2, 3, 1}, e3m2{"e3m2", 4, 3, 2, 3};
+  std::mt19937 rng(7);
+  for (const auto& [fa, fb] : {std::pair{e2m1, e2m3}, std::pair{e3m2, e2m1}, std::pair{e2m3, e3m2}}) {
+    const int bits_a = 1 + fa.exp_bits + fa.man_bits, bits_b = 1 + fb.exp_bits + fb.man_bits;
+    std::vector<MmaSimCase> cases(128);
+    for (MmaSimCase& c : cases) {
+      double sum = 0;
+      for (int k = 0; k < 32; ++k) {
+        c.a.push_back(rng() & ((1U << bits_a) - 1));
+        c.b.push_back(rng() & ((1U << bits_b) - 1));
+        sum += minifloat_value(fa, c.a.back()) * minifloat_value(fb, c.b.back());
+      }
+      c.c = 0;
+      c.d = sum == 0 ? 0U : std::bit_cast<std::uint32_t>(static_cast<float>(sum));  // +0 for a zero sum
+    }
+    // A and B have their own containers: the shared-memory byte is the test's, per operand.
+    for (MmaSimCase& c : cases)
+      for (std::size_t k = 0; k < 32; ++k) {
+        c.a[k] <<= fa.code == 5 ? 2 : 0;
+        c.b[k] <<= fb.code == 5 ? 2 : 0;
+      }
+    run_diagonal(cases, fmt::format("{} x {}", fa.name, fb.name), "kind::f8f6f4", (1U << 4) | (fa.code << 7) | (fb.code << 10), 1);
+  }
+}
+
+// kind::i8: s8 / u8 in any pairing, the exact sum in s32 (wrapping), or clamped with idesc's
+// saturate bit; C near the ends of s32.
+TEST(Tcgen05, MmaI8IsTheExactSumSaturatingOnRequest) {
+  std::mt19937 rng(3);
+  for (const std::uint32_t a_signed : {0U, 1U})
+    for (const std::uint32_t b_signed : {0U, 1U})
+      for (const bool saturate : {false, true}) {
+        std::vector<MmaSimCase> cases(128);
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+          MmaSimCase& c = cases[i];
+          std::int64_t sum = 0;
+          for (int k = 0; k < 32; ++k) {
+            c.a.push_back(rng() & 0xFF);
+            c.b.push_back(rng() & 0xFF);
+            const auto value = [](std::uint64_t code, bool sgn) {
+              return sgn ? static_cast<std::int64_t>(static_cast<std::int8_t>(code)) : static_cast<std::int64_t>(code);
+            };
+            sum += value(c.a.back(), a_signed != 0) * value(c.b.back(), b_signed != 0);
+          }
+          const std::int32_t cs[] = {0, INT32_MAX - 1000, INT32_MIN + 1000, static_cast<std::int32_t>(rng())};
+          const std::int32_t cv = cs[i % 4];
+          sum += cv;
+          c.c = static_cast<std::uint32_t>(cv);
+          c.d = saturate ? static_cast<std::uint32_t>(std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX))
+                         : static_cast<std::uint32_t>(sum);
+        }
+        run_diagonal(cases, fmt::format("i8 {}{}", a_signed, b_signed), "kind::i8",
+                     (saturate ? 1U << 3 : 0U) | (2U << 4) | (a_signed << 7) | (b_signed << 10), 1);
+      }
+}
 
 }  // namespace
 }  // namespace ptxmma::test
