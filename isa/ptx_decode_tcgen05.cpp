@@ -6,7 +6,8 @@
 //   tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 {r...}, [taddr]{, immHalfSplitoff}
 //   tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, {r...}
 //   tcgen05.wait::ld.sync.aligned, tcgen05.wait::st.sync.aligned
-//   tcgen05.mma.cta_group::1.kind::{f16|tf32|f8f6f4|i8}{.collector::a::*} [d-tmem], a-desc, b-desc, idesc, enable-input-d
+//   tcgen05.mma.cta_group::1.kind::{f16|tf32|f8f6f4|i8}{.collector::a::*} [d-tmem], a-desc, b-desc, idesc,
+//       {disable-output-lane,} enable-input-d{, scale-input-d}
 //   tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]
 //   tcgen05.fence::before_thread_sync, tcgen05.fence::after_thread_sync
 // (ld and st: .aligned optional.) shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
@@ -190,7 +191,10 @@ void dec_wait(Instruction& ins, Quals& q, Tcgen05Op op) {
   fail(ins, fmt::format("'{}': {} is not simulated", ins.text, what));
 }
 
-// The forms ptxmma runs: A from a descriptor, no disable-output-lane, no scale-input-d.
+// The forms ptxmma runs: A from a descriptor; disable-output-lane (four b32 values, one bit a
+// TMEM lane); scale-input-d (a constant 0..15) under kind::f16 and kind::tf32, as the PTX ISA gives
+// it (ptxas also takes it under kind::i8, where the ISA does not say what it does: not simulated).
+//   [d-tmem], a-desc, b-desc, idesc{, disable-output-lane}, enable-input-d{, scale-input-d}
 void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
   const Program& p = cx.program;
   for (const std::string_view s : {"ws", "sp", "ashift", "block_scale"})
@@ -211,19 +215,39 @@ void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
   Decoded& d = ins.d;
   d.mode = static_cast<int>(Tcgen05Op::mma);
   d.mode2 = static_cast<int>(run - std::begin(kRun));
-  count(ins, 5, 6);
-  if (ins.ops.size() == 6)
-    not_simulated(ins, ins.ops[4].kind == Operand::Kind::vec ? "disable-output-lane" : "scale-input-d");
+  count(ins, 5, 7);
+  const bool masked = ins.ops[4].kind == Operand::Kind::vec;
+  const std::size_t enable_at = masked ? 5 : 4;
+  if (ins.ops.size() < enable_at + 1) fail(ins, fmt::format("'{}' needs enable-input-d after disable-output-lane", ins.text));
+  if (ins.ops.size() > enable_at + 2) fail(ins, fmt::format("'{}' has {} operands, one too many", ins.text, ins.ops.size()));
   tmem_address(p, ins, ins.ops[0]);
   if (ins.ops[1].kind == Operand::Kind::addr) not_simulated(ins, "A from tensor memory ([a-tmem])");
   reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
   reg(p, ins, ins.ops[2], PtxType::b64, "b-desc");
   value(p, ins, ins.ops[3], PtxType::b32, "idesc");
-  Operand& enable = ins.ops[4];
+  if (masked) {
+    Operand& lanes = ins.ops[4];
+    if (lanes.elems.size() != 4)
+      fail(lanes.loc, fmt::format("'{}': disable-output-lane of .cta_group::1 is 4 registers of 32 lanes, not {}",
+                                  ins.text, lanes.elems.size()));
+    for (Operand& e : lanes.elems) value(p, ins, e, PtxType::b32, "disable-output-lane");  // ptxas takes constants too
+  }
+  Operand& enable = ins.ops[enable_at];
   if (enable.kind == Operand::Kind::imm) {
     (void)integer(ins, enable, "enable-input-d");  // ptxas takes any integer: not 0 is true
   } else {
     pred(p, ins, enable, "enable-input-d", false);
+  }
+  if (ins.ops.size() == enable_at + 2) {
+    const Operand& scale = ins.ops.back();
+    if (kind != "kind::f16" && kind != "kind::tf32") {
+      if (kind == "kind::i8") not_simulated(ins, "scale-input-d under kind::i8 (the PTX ISA gives it to kind::f16 and kind::tf32)");
+      fail(scale.loc, fmt::format("'{}': scale-input-d is for kind::f16 and kind::tf32", ins.text));
+    }
+    if (scale.kind != Operand::Kind::imm)
+      fail(scale.loc, fmt::format("'{}': scale-input-d is a constant 0..15, not '{}'", ins.text, scale.text));
+    const std::int64_t s = integer(ins, scale, "scale-input-d");
+    if (s < 0 || s > 15) fail(scale.loc, fmt::format("'{}': scale-input-d {} is outside 0..15", ins.text, s));
   }
 }
 

@@ -163,7 +163,13 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     in.desc_a = x.read(ins.ops[1], lane);
     in.desc_b = x.read(ins.ops[2], lane);
     in.idesc = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
-    in.accumulate = (x.read(ins.ops[4], lane) != 0) != ins.ops[4].negated;
+    const bool masked = ins.ops[4].kind == Operand::Kind::vec;  // disable-output-lane
+    const Operand& enable = ins.ops[masked ? 5 : 4];
+    in.accumulate = (x.read(enable, lane) != 0) != enable.negated;
+    if (masked)
+      for (std::size_t w = 0; w < 4; ++w)
+        in.disabled[w] = static_cast<std::uint32_t>(x.read(ins.ops[4].elems[w], lane));
+    if (ins.ops.size() == (masked ? 7U : 6U)) in.scale_d = static_cast<int>(x.read(ins.ops.back(), lane));
     const Tcgen05Mma::Footprint d = run.run(x.cta.shared, x.cta.tmem, in);
     x.umma->issue({x.pc, x.base + lane, d.lane0, d.lane1, d.col0, d.col1});
     const std::int64_t undefined = d.undefined;

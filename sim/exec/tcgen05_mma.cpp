@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cmath>
+
 #include "sim/error.hpp"
 #include "sim/exec/descriptor.hpp"
 #include "sim/numeric/packing.hpp"
+#include "sim/numeric/rounding.hpp"
 
 namespace ptxmma {
 
@@ -14,6 +18,22 @@ TileSpec make_spec(const InstrDescriptor& id, int k) {
   TileSpec s{id.a, id.b, id.d, id.d, id.m, id.n, k};
   s.satfinite = id.saturate;
   return s;
+}
+
+// D * 2^-s for scale-input-d (f32 or f16 D, kinds f16 and tf32). The PTX ISA says D is scaled, not
+// how a scaled D that leaves the format's range rounds: such a D is an error rather than a guess.
+std::uint64_t scaled(std::uint64_t c, Type d, int s, int lane, int col) {
+  const ConvertFlags exact{Rounding::rn};
+  const auto f = std::bit_cast<float>(static_cast<std::uint32_t>(d == Type::f32 ? c : convert(d, c, Type::f32, exact)));
+  if (!std::isfinite(f) || f == 0) return c;
+  const float g = std::ldexp(f, -s);
+  const std::uint64_t out = d == Type::f32 ? std::bit_cast<std::uint32_t>(g) : convert(Type::f32, std::bit_cast<std::uint32_t>(g), d, exact);
+  const auto back = std::bit_cast<float>(static_cast<std::uint32_t>(d == Type::f32 ? out : convert(d, out, Type::f32, exact)));
+  if (std::ldexp(back, s) != f)
+    throw Error(fmt::format("scale-input-d {}: D at tensor-memory lane {} column {} ({} {:#x}) times 2^-{} is not "
+                            "exact in {}, and the PTX ISA does not say how the scaled D rounds",
+                            s, lane, col, name(d), c, s, name(d)));
+  return out;
 }
 
 }  // namespace
@@ -83,13 +103,17 @@ Tcgen05Mma::Footprint Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, co
       if (in.accumulate) {
         if (!tm.defined(lane, col) && undefined < 0) undefined = TensorMemory::address(lane, col);
         c = tm.get(lane, col) & mask;
+        if (in.scale_d != 0) c = scaled(c, id.d, in.scale_d, lane, col);
       }
       t.c[static_cast<std::size_t>(m * id.n + n)] = c;
     }
   t.kernel.run(t.a.data(), t.b.data(), t.c.data(), t.d.data());
-  for (int m = 0; m < id.m; ++m)
+  for (int m = 0; m < id.m; ++m) {
+    const int lane = lane0 + d_lane(id.m, m);
+    if ((in.disabled[static_cast<std::size_t>(lane / 32)] >> (lane % 32)) & 1U) continue;  // disable-output-lane
     for (int n = 0; n < id.n; ++n)
-      tm.set(lane0 + d_lane(id.m, m), col0 + n, static_cast<std::uint32_t>(t.d[static_cast<std::size_t>(m * id.n + n)]));
+      tm.set(lane, col0 + n, static_cast<std::uint32_t>(t.d[static_cast<std::size_t>(m * id.n + n)]));
+  }
   return {lane0, lane0 + d_lane(id.m, id.m - 1), col0, col0 + id.n - 1, undefined};
 }
 

@@ -4,6 +4,7 @@
 // (InstrDescriptor), the accumulator D in tensor memory, the products through the model of
 // configs/models/<arch>.yaml for the kind (tcgen05_f16, _tf32, _f8f6f4: published only; _i8 assumed).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,6 +27,9 @@ class Tcgen05Mma {
     std::uint64_t desc_a = 0, desc_b = 0;
     std::uint32_t idesc = 0;
     bool accumulate = true;  // enable-input-d: D = A*B + D; false: D = A*B
+    // disable-output-lane: bit l % 32 of word l / 32 set leaves TMEM lane l of D unwritten.
+    std::array<std::uint32_t, 4> disabled{};
+    int scale_d = 0;  // scale-input-d: D = A*B + D * 2^-scale_d (an exact scaling of D, assumed)
   };
   // What one MMA wrote: D's lanes and columns (inclusive), and the first cell of D it read
   // before anything wrote it (lane << 16 | column), or -1.
@@ -34,7 +38,8 @@ class Tcgen05Mma {
     std::int64_t undefined = -1;
   };
   // One MMA on the CTA's shared and tensor memory. Errors: a bad descriptor, D's lanes or columns
-  // outside tensor memory or not allocated, an operand outside shared memory.
+  // outside tensor memory or not allocated, an operand outside shared memory, a D that
+  // scale-input-d cannot scale exactly.
   Footprint run(const Memory& shared, TensorMemory& tm, const Inputs& in);
 
   // D's row m: its TMEM lane relative to the address (M = 128: m; M = 64: the first 16 lanes of

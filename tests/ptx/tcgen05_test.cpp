@@ -69,11 +69,8 @@ TEST(Tcgen05, DecoderAgreesWithPtxas) {
       "tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;",
       "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r1], 32;",
       "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 32;",
-      "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, 3;",
-      "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7}, %p1;",
       "tcgen05.mma.cta_group::1.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;",
       "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 3;",
-      "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7}, %p1;",
       "tcgen05.mma.cta_group::1.kind::i8 [%r1], [%r3], %rd2, %r2, %p1;",
       "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
       "tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [%rd1];",
@@ -478,6 +475,94 @@ ret;
       ASSERT_EQ(r.machine->cta(0).tmem.get(m % 16 + 32 * (m / 16), n),  // an exact zero sum is +0
                 m % 16 + n == 0 ? 0U : std::bit_cast<std::uint32_t>(-static_cast<float>(m % 16 + n)))
           << m << ", " << n;
+}
+
+// disable-output-lane and scale-input-d: M = 128 (row m in TMEM lane m), A has a 1 at k = m mod 16,
+// B[n][k] = k + n. The first MMA writes D = m mod 16 + n; the second, D = A B + D * 2^-1 =
+// 1.5 (m mod 16 + n), except in the lanes whose bit is set ({lanes 0-15, 100, 127}), which keep
+// the first D. A D that 2^-s cannot scale exactly is an error.
+TEST(Tcgen05, MmaDisableOutputLaneAndScaleInputD) {
+  const int M = 128, N = 8, K = 16;
+  const std::uint64_t a0 = 0x400, b0 = 0x2000;
+  const std::uint32_t idesc = (1U << 4) | (static_cast<std::uint32_t>(N >> 3) << 17) | (static_cast<std::uint32_t>(M >> 4) << 24);
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r20, 0, 0, %r23}, 1, SCALE;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;
+ret;
+}
+)";
+  const auto run = [&](int scale, std::uint32_t b_value_bits) {
+    std::string program = text;
+    program.replace(program.find("SCALE"), 5, std::to_string(scale));
+    InterpreterOptions o;
+    o.arch = "sm_100a";
+    return run_ptx(
+        program,
+        [&](Ran& run) {
+          Memory& sh = run.machine->shared(0);
+          for (int m = 0; m < M; ++m)
+            for (int k = 0; k < K; ++k) sh.store(smem_at(a0, m, k), 2, k == m % 16 ? 0x3C00 : 0);
+          for (int n = 0; n < N; ++n)
+            for (int k = 0; k < K; ++k)
+              sh.store(smem_at(b0, n, k), 2,
+                       b_value_bits ? b_value_bits
+                                    : convert(Type::f32, std::bit_cast<std::uint32_t>(static_cast<float>(k + n)),
+                                              Type::f16, ConvertFlags{Rounding::rn}));
+          set_all(run, "%rd1", smem_desc(a0, 128, 256));
+          set_all(run, "%rd2", smem_desc(b0, 128, 256));
+          set_all(run, "%r2", idesc);
+          set_all(run, "%r20", 0x0000FFFFU);
+          set_all(run, "%r23", 0x80000010U);  // lanes 100 and 127
+        },
+        o);
+  };
+  const Ran r = run(1, 0);
+  for (int m = 0; m < M; ++m) {
+    const bool disabled = m < 16 || m == 100 || m == 127;
+    for (int n = 0; n < N; ++n) {
+      const float first = static_cast<float>(m % 16 + n);
+      ASSERT_EQ(r.machine->cta(0).tmem.get(m, n), std::bit_cast<std::uint32_t>(disabled ? first : 1.5F * first))
+          << m << ", " << n;
+    }
+  }
+  // D = 3 * 2^-149 (an f32 subnormal, stored by tcgen05.st) halved is not an f32: an error.
+  const std::string tiny = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+mov.u32 %r30, 3;
+tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r30};
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, 1, 1;
+ret;
+}
+)";
+  std::string e;
+  try {
+    InterpreterOptions o;
+    o.arch = "sm_100a";
+    (void)run_ptx(
+        tiny,
+        [&](Ran& run) {
+          set_all(run, "%rd1", smem_desc(a0, 128, 256));
+          set_all(run, "%rd2", smem_desc(b0, 128, 256));
+          set_all(run, "%r2", idesc);
+        },
+        o);
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("test.ptx:17:5: error: 'tcgen05.mma.cta_group::1.kind::f16': scale-input-d 1: D at tensor-memory lane 0 column 0 (f32 0x3) times 2^-1 is "
+                   "not exact in f32, and the PTX ISA does not say how the scaled D rounds"),
+            std::string::npos)
+      << e;
 }
 
 // D read before the MMA's completion is observed: with no commit, and after the commit before its
