@@ -6,7 +6,7 @@
 //   tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 {r...}, [taddr]{, immHalfSplitoff}
 //   tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, {r...}
 //   tcgen05.wait::ld.sync.aligned, tcgen05.wait::st.sync.aligned
-//   tcgen05.mma.cta_group::1.kind::{f16|tf32|f8f6f4|i8}{.collector::a::*} [d-tmem], a-desc, b-desc, idesc,
+//   tcgen05.mma.cta_group::1.kind::{f16|tf32|f8f6f4|i8}{.collector::a::*} [d-tmem], a-desc|[a-tmem], b-desc, idesc,
 //       {disable-output-lane,} enable-input-d{, scale-input-d}
 //   tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]
 //   tcgen05.fence::before_thread_sync, tcgen05.fence::after_thread_sync
@@ -191,10 +191,10 @@ void dec_wait(Instruction& ins, Quals& q, Tcgen05Op op) {
   fail(ins, fmt::format("'{}': {} is not simulated", ins.text, what));
 }
 
-// The forms ptxmma runs: A from a descriptor; disable-output-lane (four b32 values, one bit a
+// The forms ptxmma runs: A from a descriptor or tensor memory ([a-tmem]); disable-output-lane (four b32 values, one bit a
 // TMEM lane); scale-input-d (a constant 0..15) under kind::f16 and kind::tf32, as the PTX ISA gives
 // it (ptxas also takes it under kind::i8, where the ISA does not say what it does: not simulated).
-//   [d-tmem], a-desc, b-desc, idesc{, disable-output-lane}, enable-input-d{, scale-input-d}
+//   [d-tmem], a-desc|[a-tmem], b-desc, idesc{, disable-output-lane}, enable-input-d{, scale-input-d}
 void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
   const Program& p = cx.program;
   for (const std::string_view s : {"ws", "sp", "ashift", "block_scale"})
@@ -221,8 +221,10 @@ void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
   if (ins.ops.size() < enable_at + 1) fail(ins, fmt::format("'{}' needs enable-input-d after disable-output-lane", ins.text));
   if (ins.ops.size() > enable_at + 2) fail(ins, fmt::format("'{}' has {} operands, one too many", ins.text, ins.ops.size()));
   tmem_address(p, ins, ins.ops[0]);
-  if (ins.ops[1].kind == Operand::Kind::addr) not_simulated(ins, "A from tensor memory ([a-tmem])");
-  reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
+  if (ins.ops[1].kind == Operand::Kind::addr)
+    tmem_address(p, ins, ins.ops[1]);  // [a-tmem]
+  else
+    reg(p, ins, ins.ops[1], PtxType::b64, "a-desc");
   reg(p, ins, ins.ops[2], PtxType::b64, "b-desc");
   value(p, ins, ins.ops[3], PtxType::b32, "idesc");
   if (masked) {

@@ -160,7 +160,11 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   for_lanes(lanes, [&](int lane) {
     Tcgen05Mma::Inputs in;
     in.d_taddr = static_cast<std::uint32_t>(x.address(ins.ops[0], lane));
-    in.desc_a = x.read(ins.ops[1], lane);
+    in.a_in_tmem = ins.ops[1].kind == Operand::Kind::addr;
+    if (in.a_in_tmem)
+      in.a_taddr = static_cast<std::uint32_t>(x.address(ins.ops[1], lane));
+    else
+      in.desc_a = x.read(ins.ops[1], lane);
     in.desc_b = x.read(ins.ops[2], lane);
     in.idesc = static_cast<std::uint32_t>(x.read(ins.ops[3], lane));
     const bool masked = ins.ops[4].kind == Operand::Kind::vec;  // disable-output-lane
@@ -175,8 +179,8 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
     const std::int64_t undefined = d.undefined;
     if (undefined >= 0 && !x.m.reported(KernelCheck::initcheck, ins))
       x.m.report(KernelCheck::initcheck, ins,
-                 fmt::format("lane {}: the accumulator's tensor memory lane {} column {} is read before anything "
-                             "wrote it (enable-input-d 0 starts D afresh)",
+                 fmt::format("lane {}: tensor memory lane {} column {} (of A, or of the accumulator) is read before "
+                             "anything wrote it (enable-input-d 0 starts D afresh)",
                              lane, undefined >> 16, undefined & 0xFFFF));
   });
 }

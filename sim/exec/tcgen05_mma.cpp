@@ -36,6 +36,38 @@ std::uint64_t scaled(std::uint64_t c, Type d, int s, int lane, int col) {
   return out;
 }
 
+// A (M x K) from tensor memory, as D lies (row m in D's lane of row m) with its K elements packed
+// along the columns from the address's: element k in column k * bits / 32, from the low bits up
+// (16-bit: two a cell; 8-bit and FP6/FP4 containers: four; tf32: one). K-major only.
+void read_a_from_tmem(const TensorMemory& tm, std::uint32_t taddr, const InstrDescriptor& id, Container container, int k,
+                      std::vector<std::uint64_t>& out, std::int64_t& undefined) {
+  if (id.transpose_a)
+    throw Error(fmt::format("instruction descriptor {:#010x}: bit 15 (transpose A) is 1; A in tensor memory is K-major",
+                            id.raw));
+  const int lane0 = TensorMemory::lane_of(taddr), col0 = TensorMemory::column_of(taddr);
+  if (lane0 != 0 && !(id.m == 64 && lane0 == 16))
+    throw Error(fmt::format("a-tmem {:#010x} names lane {}; A of M = {} starts at lane 0{}", taddr, lane0, id.m,
+                            id.m == 64 ? " or 16" : ""));
+  const int bits = element_bits(id.a, container);
+  const int columns = (k * bits + 31) / 32;
+  for (int col = col0; col < col0 + columns; ++col)
+    if (col >= TensorMemory::kColumns || !tm.allocated(col))
+      throw Error(fmt::format("a-tmem {:#010x}: A's column {} {}", taddr, col,
+                              col >= TensorMemory::kColumns ? "is past the 512 columns" : "is not allocated"));
+  const std::uint64_t sign = 1ULL << (info(id.a).bits - 1);
+  const std::uint32_t field = bits == 32 ? ~0U : (1U << bits) - 1;
+  for (int m = 0; m < id.m; ++m) {
+    const int lane = lane0 + Tcgen05Mma::d_lane(id.m, m);
+    for (int kk = 0; kk < k; ++kk) {
+      const int col = col0 + kk * bits / 32;
+      if (!tm.defined(lane, col) && undefined < 0) undefined = TensorMemory::address(lane, col);
+      const std::uint32_t raw = (tm.get(lane, col) >> (kk * bits % 32)) & field;
+      const std::uint64_t v = element_code(id.a, container, raw);
+      out[static_cast<std::size_t>(m * k + kk)] = id.negate_a ? v ^ sign : v;
+    }
+  }
+}
+
 }  // namespace
 
 Tcgen05Mma::Tile& Tcgen05Mma::tile(std::uint32_t idesc) {
@@ -92,9 +124,13 @@ Tcgen05Mma::Footprint Tcgen05Mma::run(const Memory& shared, TensorMemory& tm, co
         out[static_cast<std::size_t>(x * k + kk)] = negate ? v ^ sign : v;
       }
   };
-  read(in.desc_a, id.transpose_a, id.a, id.m, id.negate_a, t.a, "A");
-  read(in.desc_b, id.transpose_b, id.b, id.n, id.negate_b, t.b, "B");
   std::int64_t undefined = -1;
+  if (in.a_in_tmem) {
+    read_a_from_tmem(tm, in.a_taddr, id, container, k, t.a, undefined);
+  } else {
+    read(in.desc_a, id.transpose_a, id.a, id.m, id.negate_a, t.a, "A");
+  }
+  read(in.desc_b, id.transpose_b, id.b, id.n, id.negate_b, t.b, "B");
   const std::uint64_t mask = id.d == Type::f16 ? 0xFFFFU : 0xFFFFFFFFU;
   for (int m = 0; m < id.m; ++m)
     for (int n = 0; n < id.n; ++n) {

@@ -25,6 +25,8 @@ class Tcgen05Mma {
   struct Inputs {
     std::uint32_t d_taddr = 0;
     std::uint64_t desc_a = 0, desc_b = 0;
+    bool a_in_tmem = false;  // A from tensor memory at a_taddr ([a-tmem]) rather than through desc_a
+    std::uint32_t a_taddr = 0;
     std::uint32_t idesc = 0;
     bool accumulate = true;  // enable-input-d: D = A*B + D; false: D = A*B
     // disable-output-lane: bit l % 32 of word l / 32 set leaves TMEM lane l of D unwritten.

@@ -69,9 +69,7 @@ TEST(Tcgen05, DecoderAgreesWithPtxas) {
       "tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;",
       "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r1], 32;",
       "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 32;",
-      "tcgen05.mma.cta_group::1.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;",
       "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 3;",
-      "tcgen05.mma.cta_group::1.kind::i8 [%r1], [%r3], %rd2, %r2, %p1;",
       "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
       "tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [%rd1];",
   };
@@ -563,6 +561,60 @@ ret;
                    "not exact in f32, and the PTX ISA does not say how the scaled D rounds"),
             std::string::npos)
       << e;
+}
+
+// A from tensor memory ([a-tmem]): row m in lane m (M = 128), f16 elements two a cell, k = 2j in
+// the low half of column j. The four warps store A[m][k] = (k == m mod 16) into columns 0-7; B in
+// shared memory is B[n][k] = k + n; D (columns 8-15) = m mod 16 + n.
+TEST(Tcgen05, MmaAFromTensorMemory) {
+  const int M = 128, N = 8, K = 16;
+  const std::uint64_t b0 = 0x1000;
+  const std::uint32_t idesc = (1U << 4) | (static_cast<std::uint32_t>(N >> 3) << 17) | (static_cast<std::uint32_t>(M >> 4) << 24);
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+mov.u32 %r9, %tid.x;
+setp.lt.u32 %p, %r9, 32;
+@%p tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+bar.sync 0;
+ld.shared.b32 %r1, [slot];
+shr.u32 %r8, %r9, 5;
+shl.b32 %r8, %r8, 21;
+add.u32 %r8, %r1, %r8;
+tcgen05.st.sync.aligned.32x32b.x8.b32 [%r8], {%r100, %r101, %r102, %r103, %r104, %r105, %r106, %r107};
+tcgen05.wait::st.sync.aligned;
+tcgen05.fence::before_thread_sync;
+bar.sync 0;
+tcgen05.fence::after_thread_sync;
+add.u32 %r3, %r1, 8;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.mma.cta_group::1.kind::f16 [%r3], [%r1], %rd2, %r2, 0;
+ret;
+}
+)";
+  InterpreterOptions o = warps(4);
+  o.arch = "sm_100a";
+  const Ran r = run_ptx(
+      text,
+      [&](Ran& run) {
+        Memory& sh = run.machine->shared(0);
+        for (int n = 0; n < N; ++n)
+          for (int k = 0; k < K; ++k)
+            sh.store(smem_at(b0, n, k), 2, convert(Type::f32, std::bit_cast<std::uint32_t>(static_cast<float>(k + n)),
+                                                    Type::f16, ConvertFlags{Rounding::rn}));
+        for (int t = 0; t < 128; ++t) {
+          for (int j = 0; j < 8; ++j) {  // thread t stores lane t: row m = t
+            const std::uint32_t lo = 2 * j == t % 16 ? 0x3C00U : 0, hi = 2 * j + 1 == t % 16 ? 0x3C00U : 0;
+            run.machine->set_reg(t, run.index("%r" + std::to_string(100 + j)), lo | (hi << 16));
+          }
+          run.machine->set_reg(t, run.index("%rd2"), smem_desc(b0, 128, 256));
+          run.machine->set_reg(t, run.index("%r2"), idesc);
+        }
+      },
+      o);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n)
+      ASSERT_EQ(r.machine->cta(0).tmem.get(m, 8 + n), std::bit_cast<std::uint32_t>(static_cast<float>(m % 16 + n)))
+          << m << ", " << n;
 }
 
 // D read before the MMA's completion is observed: with no commit, and after the commit before its
