@@ -200,6 +200,19 @@ MmaExecutor::MmaExecutor(const MatrixVariant& v, const Model& m, MmaOptions o)
   };
   whole(v.c, c_src_, c_word_);
   whole(v.d, d_dst_, d_word_);
+  // 16-bit C and D (f16x2 registers): elements 2i and 2i + 1 the low and high half of one word.
+  const auto pairs = [&](Type t, const std::vector<Source>& src, std::vector<std::uint32_t>& word) {
+    if (element_bits(t, v.container) != 16 || info(t).shift != 0 || src.size() % 2 != 0) return;
+    for (std::size_t x = 0; x < src.size(); x += 2) {
+      if (src[x].word != src[x + 1].word || src[x].shift != 0 || src[x + 1].shift != 16) {
+        word.clear();
+        return;
+      }
+      word.push_back(src[x].word);
+    }
+  };
+  pairs(v.c, c_src_, c_pair_);
+  pairs(v.d, d_dst_, d_pair_);
 }
 
 std::vector<MmaExecutor::Source> MmaExecutor::sources(Operand o, int rows, int cols, bool transpose) const {
@@ -306,6 +319,16 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
     std::uint64_t* code = c_codes_.data();
     const std::size_t count = c_word_.size();
     for (std::size_t i = 0; i < count; ++i) code[i] = from[word[i]];
+  } else if (!c_pair_.empty()) {
+    const std::uint32_t* word = c_pair_.data();
+    const std::uint32_t* from = c.words.data();
+    std::uint64_t* code = c_codes_.data();
+    const std::size_t count = c_pair_.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint32_t w = from[word[i]];
+      code[2 * i] = w & 0xffffU;
+      code[2 * i + 1] = w >> 16;
+    }
   } else {
     gather(c_src_, v_.c, c, c_codes_);
   }
@@ -354,6 +377,13 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
     const std::uint32_t* word = d_word_.data();
     const std::size_t count = d_word_.size();
     for (std::size_t i = 0; i < count; ++i) words[word[i]] = static_cast<std::uint32_t>(codes[i]);
+    return;
+  }
+  if (!d_pair_.empty()) {
+    const std::uint32_t* word = d_pair_.data();
+    const std::size_t count = d_pair_.size();
+    for (std::size_t i = 0; i < count; ++i)
+      words[word[i]] = static_cast<std::uint32_t>(codes[2 * i] & 0xffffU) | static_cast<std::uint32_t>(codes[2 * i + 1]) << 16;
     return;
   }
   const Source* dsts = d_dst_.data();

@@ -108,6 +108,7 @@ class MmaExecutor {
   std::vector<Source> a_src_, b_src_, c_src_, d_dst_;
   std::vector<BitRun> a_runs_, b_runs_;  // packed-bit operands (a popc model)
   std::vector<std::uint32_t> c_word_, d_word_;    // the word of each C / D element, where the word is its code
+  std::vector<std::uint32_t> c_pair_, d_pair_;    // the word of each pair of 16-bit C / D elements, where it holds just them
   std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
   mutable TileKernel kernel_;  // one problem
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;

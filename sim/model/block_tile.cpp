@@ -171,6 +171,7 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   host_add_ = s.d == Type::f32 && s.c == Type::f32 && p.final_add_round == Rounding::rn;
   half_add_ = s.d == Type::f16 && s.c == Type::f16 && p.final_add_round == Rounding::rn;
   f32_round_ = s.d == Type::f32 && (out.round == Rounding::rz || (out.round == Rounding::rn && out_frac_ == 23));
+  f16_round_ = s.d == Type::f16 && out.round == Rounding::rn && out_frac_ == 10;
   const TypeInfo& di = info(s.d);
   sum_ = SumFormat{di.emin(), di.man_bits, out_frac_, out.round, di.max_finite(), di.sign_bit(), di.inf_bits(false),
                    di.inf_bits(true)};
@@ -192,6 +193,10 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   slot_.resize(order_.size());
   for (std::size_t b = 0; b + 1 < block_start_.size(); ++b) chunked_ |= block_start_[b + 1] - block_start_[b] > chunk_;
   for (std::size_t at = 0; at < order_.size(); ++at) slot_[static_cast<std::size_t>(order_[at])] = static_cast<std::uint32_t>(at);
+  // Products below 2^(F + 2) and C's term below 2^(F + 1) (on the grid 2^(E - F)).
+  one_block_ = block_start_.size() == 2 && p.c_entry == BlockFma::CEntry::first_block && !chunked_ && run_c_.vector;
+  wide_ = static_cast<std::int64_t>(s.k) * ((std::int64_t{1} << (p.frac_bits + 2)) - 1) + (std::int64_t{1} << (p.frac_bits + 1)) >
+          INT32_MAX;
   values_ = uses_values(m, s);
   const auto word_format = [&](Type t) {
     const TypeInfo& ti = info(t);
@@ -421,8 +426,31 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
   }
 }
 
+// total * 2^cut rounded to f16 to nearest even (all 10 bits) in binary32 arithmetic: the exact
+// double rounded to odd at binary32's 24 bits (the low 29 bits of its fraction as a sticky bit in
+// the lowest kept one: adding the low bits to all ones of their width carries into it exactly when
+// one is set) converts to binary32 exactly, and f16_of_f32_rn_lanes rounds that to f16.
+// Rounding to odd at p bits and then to nearest at q <= p - 2 bits is rounding to nearest once
+// (here p = 24, q at most 11, also on f16's subnormal grid). A value past binary32's range
+// converts to Inf, one below its normal range rounds to zero in f16 either way; a zero is +0
+// (round_sum_lanes: a block sum never gives -0).
+[[gnu::always_inline]] inline void BlockTile::round_f16(const Doubles& total, const Ints& cut, UInts& out) const {
+  typedef std::int64_t Longs8 __attribute__((vector_size(64)));
+  Ints c = cut < -1000 ? Ints{} - 1000 : cut;  // an all-zero or special column: the sum is 0, any finite scale will do
+  c = c > 1000 ? Ints{} + 1000 : c;
+  const Doubles v = total * reinterpret_cast<Doubles>((__builtin_convertvector(c, Longs8) + 1023) << 52);
+  constexpr std::int64_t low = (std::int64_t{1} << 29) - 1;  // a double's fraction bits below binary32's
+  const auto bits = reinterpret_cast<Longs8>(v);
+  const Longs8 odd = (bits & ~low) | (((bits & low) + low) & (low + 1));
+  const Floats f = __builtin_convertvector(reinterpret_cast<Doubles>(odd), Floats);
+  UInts h;
+  f16_of_f32_rn_lanes(reinterpret_cast<UInts>(f), h);
+  out = (h & 0x7fffU) == 0 ? UInts{} : h;
+}
+
 [[gnu::always_inline]] inline void BlockTile::round_all(const Doubles& total, const Ints& cut, UInts& code) const {
   if (f32_round_) return round_f32(total, cut, code);
+  if (f16_round_) return round_f16(total, cut, code);
   round_sum_lanes(sum_, total, cut, code);
 }
 
@@ -435,7 +463,6 @@ template <int R, bool Sparse, bool Chunked>
   static_assert(kLanes * sizeof(std::int32_t) == sizeof(Ints));
   typedef std::uint64_t ULongs4 __attribute__((vector_size(32)));
   typedef std::uint32_t UInts4 __attribute__((vector_size(16)));
-  typedef std::uint64_t ULongs8 __attribute__((vector_size(64)));
   const int N = s_.n;
   const bool c_first = m_.block.c_entry == BlockFma::CEntry::first_block;
   const Ints bias = Ints{} + (frac_bits_ + 127);  // 2^(x - E + F) as float bits: its exponent + 127
@@ -624,14 +651,145 @@ template <int R, bool Sparse, bool Chunked>
       } else if (!c_first) {
         for (int l = 0; l < lanes; ++l) out[l] = static_cast<std::uint32_t>(final_add(out[l], c[at + static_cast<std::size_t>(l)]));
       }
-      if (lanes == kLanes) {
-        const auto wide = __builtin_convertvector(out, ULongs8);
-        std::memcpy(d + at, &wide, sizeof wide);
+      if (lanes == kLanes) {  // two halves: GCC passes one 64-byte value through memory
+        const auto lo = __builtin_convertvector(__builtin_shufflevector(out, out, 0, 1, 2, 3), ULongs4);
+        const auto hi = __builtin_convertvector(__builtin_shufflevector(out, out, 4, 5, 6, 7), ULongs4);
+        std::memcpy(d + at, &lo, sizeof lo);
+        std::memcpy(d + at + 4, &hi, sizeof hi);
       } else {
         for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = out[l];
       }
     }
   }
+}
+
+// rows() for one block of every product and C (one_block_), a row at a time: C decoded 8 columns
+// at once, the terms summed in int32 (Wide: the products' sum and C's term added in doubles,
+// where together they may pass 2^31) and rounded once. No running sum between blocks, no chunks,
+// no final addition, and few enough vectors live that none is spilled: at K = 4 a third of
+// rows()' host instructions per output. Outputs whose C is NaN or Inf are decided afterwards
+// (decide_specials); whether there is one is returned.
+template <bool Sparse, bool Wide, int Kc>
+[[gnu::always_inline]] inline bool BlockTile::one_block(const std::uint64_t* c, std::uint64_t* d, Ints& worst) const {
+  typedef std::uint64_t ULongs4 __attribute__((vector_size(32)));
+  const int M = s_.m, N = s_.n, K = Kc ? Kc : s_.k;
+  const Ints bias = Ints{} + (frac_bits_ + 127);  // 2^(x - E + F) as float bits: its exponent + 127
+  const Ints floor = Ints{} + exp_floor_;
+  const Ints zero{};
+  const RunFormat f = run_c_;  // locals: the stores below cannot change them
+  const bool zeros_set = m_.block.zeros_set_exponent, values = values_;
+  const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
+  const float* const am = am_.data();
+  const std::int32_t* const ae = ae_.data();
+  UInts specials{};
+  for (int j0 = 0; j0 < N; j0 += kLanes) {
+    const int lanes = std::min(kLanes, N - j0);
+    const float* const bm = bm_.data() + j0;
+    const std::int32_t* const be = be_.data() + j0;
+    for (int i = 0; i < M; ++i) {
+      const std::uint32_t* const b_at = Sparse ? b_at_.data() + static_cast<std::size_t>(i * K) : nullptr;
+      // B's row of product k: k, or the row the metadata picks (times np).
+      const auto b_row = [&](int k) { return Sparse ? b_at[k] : static_cast<std::size_t>(k) * np; };
+      const std::size_t at = static_cast<std::size_t>(i * N + j0);
+      UInts u;  // C's 8 codes: the low words of 8 64-bit codes
+      if (lanes == kLanes) {
+        UInts lo, hi;
+        std::memcpy(&lo, c + at, sizeof lo);
+        std::memcpy(&hi, c + at + 4, sizeof hi);
+        u = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+      } else {
+        u = UInts{};
+        for (int l = 0; l < lanes; ++l) u[l] = static_cast<std::uint32_t>(c[at + static_cast<std::size_t>(l)]);
+      }
+      // C as rm * 2^re (rows' take); NaN and Inf as +0 that sets no exponent.
+      const UInts biased = (u >> f.man_bits) & f.exp_all;
+      const UInts frac = u & f.frac_mask;
+      const UInts sign = (u >> f.sign_at) << 31;
+      const auto one = reinterpret_cast<Floats>(sign | (frac << f.frac_shift) | 0x3f800000U);
+      const auto sign_one = reinterpret_cast<Floats>(sign | 0x3f800000U);
+      const Ints sub = biased == 0, special = biased == f.exp_all;
+      specials |= reinterpret_cast<UInts>(special);
+      Floats rm = sub ? one - sign_one : one;
+      rm = special ? Floats{} : rm;
+      Ints re = sub ? Ints{} + f.emin : reinterpret_cast<Ints>(biased) - f.bias;
+      if (!zeros_set) re = (sub & (frac == 0)) ? Ints{} + ElementDecoder::kZeroExp : re;
+      re = special ? Ints{} + ElementDecoder::kZeroExp : re;
+      Ints e = re;  // E: the largest exponent of the terms, per column
+      for (int k = 0; k < K; ++k) {
+        Ints y;
+        std::memcpy(&y, be + b_row(k), sizeof y);
+        const Ints x = y + ae[static_cast<std::size_t>(k) * mp + static_cast<std::size_t>(i)];
+        e = e > x ? e : x;
+      }
+      worst = worst > e ? worst : e;
+      const Ints top = e > floor ? e : floor;
+      Ints acc = zero;
+      if (values) {  // one scale 2^(F - E) per column: the products carry their exponents
+        Ints sc = bias - top;
+        sc = sc > 254 ? Ints{} + 254 : sc;  // 2^127 at most: only where every product is zero
+        sc = sc < 1 ? Ints{} + 1 : sc;      // a column with a NaN or Inf, recomputed by dot()
+        const auto scale = reinterpret_cast<Floats>(sc << 23);
+        for (int k = 0; k < K; ++k) {
+          Floats v;
+          std::memcpy(&v, bm + b_row(k), sizeof v);
+          acc += __builtin_convertvector(am[static_cast<std::size_t>(k) * mp + static_cast<std::size_t>(i)] * v * scale,
+                                         Ints);  // truncates
+        }
+      } else {
+        const Ints off = bias - top;
+        for (int k = 0; k < K; ++k) {
+          Ints y;
+          Floats v;
+          std::memcpy(&y, be + b_row(k), sizeof y);
+          std::memcpy(&v, bm + b_row(k), sizeof v);
+          const std::size_t ka = static_cast<std::size_t>(k) * mp + static_cast<std::size_t>(i);
+          Ints t = y + (ae[ka] + off);
+          t = t > zero ? t : zero;  // 0: the term is below 1, the scale a float +0
+          acc += __builtin_convertvector(am[ka] * v * reinterpret_cast<Floats>(t << 23), Ints);  // truncates
+        }
+      }
+      Ints t = re + (bias - top);
+      t = t > zero ? t : zero;
+      const Ints run = __builtin_convertvector(rm * reinterpret_cast<Floats>(t << 23), Ints);
+      Doubles total;
+      if constexpr (Wide) total = __builtin_convertvector(acc, Doubles) + __builtin_convertvector(run, Doubles);
+      else total = __builtin_convertvector(acc + run, Doubles);
+      UInts out;
+      round_all(total, top - frac_bits_, out);
+      if (lanes == kLanes) {  // two halves: GCC passes one 64-byte value through memory
+        const auto lo = __builtin_convertvector(__builtin_shufflevector(out, out, 0, 1, 2, 3), ULongs4);
+        const auto hi = __builtin_convertvector(__builtin_shufflevector(out, out, 4, 5, 6, 7), ULongs4);
+        std::memcpy(d + at, &lo, sizeof lo);
+        std::memcpy(d + at + 4, &hi, sizeof hi);
+      } else {
+        for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = out[l];
+      }
+    }
+  }
+  return any(reinterpret_cast<Ints>(specials));
+}
+
+// one_block()'s outputs whose C is NaN or Inf: special_result() (rows' `decided`).
+void BlockTile::decide_specials(const std::uint64_t* c, std::uint64_t* d) const {
+  const RunFormat& f = run_c_;
+  const auto count = static_cast<std::size_t>(s_.m * s_.n);
+  for (std::size_t at = 0; at < count; ++at)
+    if ((c[at] >> f.man_bits & f.exp_all) == f.exp_all) d[at] = special_result(s_.c, c[at]);
+}
+
+// The mma shapes' K (stored K of the sparse ones) as constants: their loops unrolled.
+template <bool Sparse, bool Wide>
+[[gnu::always_inline]] inline bool BlockTile::one_block_all(const std::uint64_t* c, std::uint64_t* d) const {
+  Ints worst = Ints{} + INT32_MIN;
+  bool special;
+  switch (s_.k) {
+    case 4: special = one_block<Sparse, Wide, 4>(c, d, worst); break;
+    case 8: special = one_block<Sparse, Wide, 8>(c, d, worst); break;
+    case 16: special = one_block<Sparse, Wide, 16>(c, d, worst); break;
+    default: special = one_block<Sparse, Wide, 0>(c, d, worst); break;
+  }
+  if (special) decide_specials(c, d);
+  return any(worst >= ElementDecoder::kSpecial + ElementDecoder::kZeroExp);
 }
 
 template <bool Sparse, bool Chunked>
@@ -647,11 +805,13 @@ template <bool Sparse, bool Chunked>
 // for f16).
 PTXMMA_MULTIVERSION
 bool BlockTile::run_rows(const std::uint64_t* c, std::uint64_t* d) const {
+  if (one_block_) return wide_ ? one_block_all<false, true>(c, d) : one_block_all<false, false>(c, d);
   return chunked_ ? rows_all<false, true>(c, d) : rows_all<false, false>(c, d);
 }
 
 PTXMMA_MULTIVERSION
 bool BlockTile::run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const {
+  if (one_block_) return wide_ ? one_block_all<true, true>(c, d) : one_block_all<true, false>(c, d);
   return chunked_ ? rows_all<true, true>(c, d) : rows_all<true, false>(c, d);
 }
 

@@ -153,6 +153,15 @@ class BlockTile {
   // Whether any term had a NaN or Inf factor.
   template <bool Sparse, bool Chunked>
   bool rows_all(const std::uint64_t* c, std::uint64_t* d) const;
+  // One block of all K products and C, C an IEEE f32 or f16 and the products' int32 sum
+  // unchunked (one_block_): rows() without what chained blocks, chunks and a final addition need,
+  // every row; whether a C was NaN or Inf (decide_specials() then sets those outputs). Wide: C's
+  // term and the products' sum may pass 2^31 together (wide_). Kc: K, or 0 (s_.k).
+  template <bool Sparse, bool Wide, int Kc>
+  bool one_block(const std::uint64_t* c, std::uint64_t* d, Ints& worst) const;
+  void decide_specials(const std::uint64_t* c, std::uint64_t* d) const;
+  template <bool Sparse, bool Wide>
+  bool one_block_all(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows(const std::uint64_t* c, std::uint64_t* d) const;
   bool run_rows_sparse(const std::uint64_t* c, std::uint64_t* d) const;
   // Rounds 8 columns of total * 2^cut (exact integers in doubles, below 2^53) into D as a block
@@ -160,6 +169,8 @@ class BlockTile {
   void round_all(const Doubles& total, const Ints& cut, UInts& code) const;
   // round_all for f32 D rounded toward zero or (all 23 bits) to nearest.
   void round_f32(const Doubles& total, const Ints& cut, UInts& code) const;
+  // round_all for f16 D rounded (all 10 bits) to nearest.
+  void round_f16(const Doubles& total, const Ints& cut, UInts& code) const;
   [[nodiscard]] std::uint64_t special_result(Type t, std::uint64_t code) const;
   [[nodiscard]] std::uint64_t final_add(std::uint64_t acc, std::uint64_t c) const;
 
@@ -185,11 +196,13 @@ class BlockTile {
   std::int32_t frac_bits_;
   int chunk_;  // products per int32 sum: each is below 2^(F+2)
   bool chunked_ = false;  // some block has more products than chunk_
+  bool one_block_ = false, wide_ = false;  // one_block() applies; with Wide
   std::int32_t exp_floor_;
   int out_frac_;                          // fraction bits the block sum keeps (<= D's)
   std::int64_t keep_mask_;                // a double's bits that keep out_frac_ fraction bits
   Rounding out_round_;
   bool f32_round_;                        // round_f32 applies
+  bool f16_round_;                        // round_f16 applies
   bool host_add_;                         // final_add is the host's binary32 addition (f32 C and D, rn)
   bool half_add_;                         // final_add is an f16 addition to nearest (f16 C and D)
   SumFormat sum_;  // D's format, the block sum's fraction bits and rounding

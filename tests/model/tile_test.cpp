@@ -189,6 +189,24 @@ TEST(TileKernel, BlockFmaOtherArchitectures) {
   check_tile(model("sm_120a", "mxf4", Type::e2m1, Type::f32), {Type::e2m1, Type::e2m1, Type::f32, Type::f32, 16, 8, 64}, 300, 25);
 }
 
+// Volta's m8n8k4 .f16 (one block of 4 products and C, F = 23): the three D/C pairs, sums in the
+// subnormal range of f16 D, tf32's m16n8k4 (products that are no float values) and a K that is
+// none of the shapes' (one_block's loops without a constant K).
+TEST(TileKernel, BlockFmaOneBlock) {
+  const ModelSet& volta = models_for("sm_70");
+  for (const Type d : {Type::f16, Type::f32})
+    for (const Type c : {Type::f16, Type::f32}) {
+      if (d == Type::f16 && c == Type::f32) continue;  // no such mma
+      const TileSpec s{Type::f16, Type::f16, c, d, 8, 8, 4};
+      check_tile(volta.select("hmma_m8n8k4", Type::f16, d), s, 3000, 26);
+      check_tile(volta.select("hmma_m8n8k4", Type::f16, d), s, 300, 27, -12);
+      check_words(volta.select("hmma_m8n8k4", Type::f16, d), s, 1000, 28);
+    }
+  check_tile(model("sm_90a", "hmma", Type::tf32, Type::f32), {Type::tf32, Type::tf32, Type::f32, Type::f32, 16, 8, 4}, 2000, 29);
+  check_tile(model("sm_90a", "hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 5, 11, 6}, 1000, 30);
+  check_tile(model("sm_90a", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 12, 16, 12}, 1000, 31);
+}
+
 // Parameters no YAML file uses yet: every rounding of narrowed and full sums, zeros that set
 // the exponent.
 TEST(TileKernel, BlockFmaEveryRounding) {
