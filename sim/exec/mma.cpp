@@ -26,6 +26,22 @@ void gather_codes(const std::uint32_t* w, const MmaExecutor::Source* from, std::
   for (std::size_t i = 0; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
 }
 
+// C codes that are whole register words (c_word_), 8 at a time where the CPU has AVX2 gathers.
+PTXMMA_MULTIVERSION
+void copy_words(const std::uint32_t* w, const std::uint32_t* word, std::size_t n, std::uint64_t* to) {
+  for (std::size_t i = 0; i < n; ++i) to[i] = w[word[i]];
+}
+
+// 16-bit C codes, two to a register word (c_pair_).
+PTXMMA_MULTIVERSION
+void split_pairs(const std::uint32_t* w, const std::uint32_t* word, std::size_t n, std::uint64_t* to) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t x = w[word[i]];
+    to[2 * i] = x & 0xffffU;
+    to[2 * i + 1] = x >> 16;
+  }
+}
+
 }  // namespace
 
 std::uint64_t MmaExecutor::element(Operand o, WarpOperand op, int problem, int row, int col) const {
@@ -151,7 +167,8 @@ TileSpec tile_spec(const MatrixVariant& v, MmaOptions o) {
                   v.bitop,
                   sparse,
                   v.block_scale ? v.scale_vec : 0,
-                  v.stype.value_or(Type::ue8m0)};
+                  v.stype.value_or(Type::ue8m0),
+                  v.problems()};
 }
 
 }  // namespace
@@ -314,44 +331,24 @@ void MmaExecutor::run_products(WarpOperand a, WarpOperand b, WarpOperand c, Spar
     gather(b_src_, v_.b, b, b_codes_);
   }
   if (!c_word_.empty()) {
-    const std::uint32_t* word = c_word_.data();  // locals: the stores below cannot change them
-    const std::uint32_t* from = c.words.data();
-    std::uint64_t* code = c_codes_.data();
-    const std::size_t count = c_word_.size();
-    for (std::size_t i = 0; i < count; ++i) code[i] = from[word[i]];
+    copy_words(c.words.data(), c_word_.data(), c_word_.size(), c_codes_.data());
   } else if (!c_pair_.empty()) {
-    const std::uint32_t* word = c_pair_.data();
-    const std::uint32_t* from = c.words.data();
-    std::uint64_t* code = c_codes_.data();
-    const std::size_t count = c_pair_.size();
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::uint32_t w = from[word[i]];
-      code[2 * i] = w & 0xffffU;
-      code[2 * i + 1] = w >> 16;
-    }
+    split_pairs(c.words.data(), c_pair_.data(), c_pair_.size(), c_codes_.data());
   } else {
     gather(c_src_, v_.c, c, c_codes_);
   }
   if (v_.accumulate && *v_.accumulate != v_.c)  // C widened exactly (an f16 subnormal becomes a normal f32)
     for (std::uint64_t& code : c_codes_) code = widen_c(code);
-  const Shape s = v_.shape;
-  const auto a_step = a_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
-  const auto b_step = b_codes_.size() / static_cast<std::size_t>(v_.ld->problems);
-  const auto cd_step = static_cast<std::size_t>(s.m * s.n);
-  const auto problems = static_cast<std::size_t>(v_.ld->problems);
-  for (int p = 0; p < v_.ld->problems; ++p) {
-    const auto up = static_cast<std::size_t>(p);
-    if (v_.sparse != Sparsity::dense)
-      run_sparse(e);
-    else if (packed)
-      kernel_.run_bits(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
-    else if (words)
-      kernel_.run_words({a.words.data(), &a_index_[up * a_index_.size() / problems]},
-                        {b.words.data(), &b_index_[up * b_index_.size() / problems]}, &c_codes_[up * cd_step],
-                        &d_codes_[up * cd_step]);
-    else
-      kernel_.run(&a_codes_[up * a_step], &b_codes_[up * b_step], &c_codes_[up * cd_step], &d_codes_[up * cd_step]);
-  }
+  // Every problem in one call (a sparse variant has one).
+  if (v_.sparse != Sparsity::dense)
+    run_sparse(e);
+  else if (packed)
+    kernel_.run_bits(a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data());
+  else if (words)
+    kernel_.run_words({a.words.data(), a_index_.data()}, {b.words.data(), b_index_.data()}, c_codes_.data(),
+                      d_codes_.data());
+  else
+    kernel_.run(a_codes_.data(), b_codes_.data(), c_codes_.data(), d_codes_.data());
 }
 
 void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std::uint32_t> d, SparseInput e,
@@ -376,12 +373,14 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   if (!d_word_.empty()) {
     const std::uint32_t* word = d_word_.data();
     const std::size_t count = d_word_.size();
+#pragma GCC unroll 8
     for (std::size_t i = 0; i < count; ++i) words[word[i]] = static_cast<std::uint32_t>(codes[i]);
     return;
   }
   if (!d_pair_.empty()) {
     const std::uint32_t* word = d_pair_.data();
     const std::size_t count = d_pair_.size();
+#pragma GCC unroll 8
     for (std::size_t i = 0; i < count; ++i)
       words[word[i]] = static_cast<std::uint32_t>(codes[2 * i] & 0xffffU) | static_cast<std::uint32_t>(codes[2 * i + 1]) << 16;
     return;

@@ -44,7 +44,8 @@ class MmaExecutor {
  public:
   MmaExecutor(const MatrixVariant& v, const Model& m, MmaOptions o);
   // Gathers the element codes through the layouts (b1: whole runs of bits), runs the model's
-  // tile kernel per problem and scatters D. Uses scratch space of its own: one executor per thread.
+  // tile kernel over every problem and scatters D. Uses scratch space of its own: one executor
+  // per thread.
   // A sparse variant is, per A row, a dense dot of its K/2 stored elements with the B rows the
   // metadata `e` picks (B's other rows are not read: an Inf there makes no NaN); an undefined
   // metadata nibble or selector is an Error.
@@ -87,7 +88,7 @@ class MmaExecutor {
   // the metadata picks (a dense dot of the stored elements with those rows); dense: 0 .. K-1.
   void columns_of(SparseInput e, int row, int* cols) const;
   void check_scales(ScaleInput s) const;
-  // Gathers A, B, C and runs the tile kernel per problem into d_codes_ (every variant but the
+  // Gathers A, B, C and runs the tile kernel over every problem into d_codes_ (every variant but the
   // block-scaled ones).
   void run_products(WarpOperand a, WarpOperand b, WarpOperand c, SparseInput e) const;
   // Block-scaled variants (one problem): gather_scaled fills a_codes_, b_codes_, c_codes_ and the
@@ -110,7 +111,7 @@ class MmaExecutor {
   std::vector<std::uint32_t> c_word_, d_word_;    // the word of each C / D element, where the word is its code
   std::vector<std::uint32_t> c_pair_, d_pair_;    // the word of each pair of 16-bit C / D elements, where it holds just them
   std::vector<std::uint32_t> a_index_, b_index_;  // the word of each whole word of elements (TileKernel::run_words)
-  mutable TileKernel kernel_;  // one problem
+  mutable TileKernel kernel_;  // every problem (TileSpec::problems)
   mutable std::vector<std::uint64_t> a_codes_, b_codes_, c_codes_, d_codes_;
   mutable std::vector<int> columns_;  // sparse: the logical K of each stored A element, row by row
   mutable std::vector<std::uint64_t> sa_codes_, sb_codes_;  // block-scaled: scale codes per row of A, column of B

@@ -188,8 +188,6 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   };
   run_c_ = run_format(s.c);
   run_d_ = run_format(s.d);
-  mp_ = (s.m + kLanes - 1) / kLanes * kLanes;
-  np_ = (s.n + kLanes - 1) / kLanes * kLanes;
   slot_.resize(order_.size());
   for (std::size_t b = 0; b + 1 < block_start_.size(); ++b) chunked_ |= block_start_[b + 1] - block_start_[b] > chunk_;
   for (std::size_t at = 0; at < order_.size(); ++at) slot_[static_cast<std::size_t>(order_[at])] = static_cast<std::uint32_t>(at);
@@ -197,6 +195,11 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   one_block_ = block_start_.size() == 2 && p.c_entry == BlockFma::CEntry::first_block && !chunked_ && run_c_.vector;
   wide_ = static_cast<std::int64_t>(s.k) * ((std::int64_t{1} << (p.frac_bits + 2)) - 1) + (std::int64_t{1} << (p.frac_bits + 1)) >
           INT32_MAX;
+  problems_ = one_block_ && !s.sparse && s.scale_vec == 0 ? std::max(s.problems, 1) : 1;
+  pn_ = (s.n + kLanes - 1) / kLanes * kLanes;
+  // The last problem's rows decoded 8 at a time (decode_words) may pass its last row.
+  mp_ = ((problems_ - 1) * s.m + (s.m + kLanes - 1) / kLanes * kLanes + kLanes - 1) / kLanes * kLanes;
+  np_ = problems_ * pn_;
   values_ = uses_values(m, s);
   const auto word_format = [&](Type t) {
     const TypeInfo& ti = info(t);
@@ -224,8 +227,8 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   ae_.assign(mk, ElementDecoder::kZeroExp);
   bm_.assign(nk, 0.0F);
   be_.assign(nk, ElementDecoder::kZeroExp);
-  a_special_.resize(static_cast<std::size_t>(s.m));
-  b_special_.resize(static_cast<std::size_t>(s.n));
+  a_special_.resize(static_cast<std::size_t>(problems_ * s.m));
+  b_special_.resize(static_cast<std::size_t>(problems_ * s.n));
   const auto has_specials = [](Type t) { return info(t).has_inf || info(t).nan != NanCode::none; };
   element_specials_ = has_specials(s.a) || has_specials(s.b);
   if (s.scale_vec != 0) scale_terms_ = term_table(s.scale);
@@ -271,10 +274,15 @@ void BlockTile::decode_codes(const std::uint64_t* a, const std::uint64_t* b, boo
     }
   };
   const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
-  if (lanes_a_) decode_lanes(wa_, a, s_.m, s_.k, false, mp, am_.data(), ae_.data());
-  else decode(da_, a, s_.m, s_.k, false, mp, am_.data(), ae_.data());
-  if (lanes_b_) decode_lanes(wb_, b, s_.n, bk_, natural_b, np, bm_.data(), be_.data());
-  else decode(db_, b, s_.n, bk_, natural_b, np, bm_.data(), be_.data());
+  // A's rows of all problems one after another; each problem's columns of B from a multiple of 8.
+  if (lanes_a_) decode_lanes(wa_, a, problems_ * s_.m, s_.k, false, mp, am_.data(), ae_.data());
+  else decode(da_, a, problems_ * s_.m, s_.k, false, mp, am_.data(), ae_.data());
+  for (int p = 0; p < problems_; ++p) {
+    const std::uint64_t* codes = b + static_cast<std::size_t>(p * s_.n * bk_);
+    const auto first = static_cast<std::size_t>(p * pn_);
+    if (lanes_b_) decode_lanes(wb_, codes, s_.n, bk_, natural_b, np, bm_.data() + first, be_.data() + first);
+    else decode(db_, codes, s_.n, bk_, natural_b, np, bm_.data() + first, be_.data() + first);
+  }
 }
 
 // 8 rows (columns of B) at a time: their codes of one k into a vector, decoded at once. Rows past
@@ -356,27 +364,38 @@ template <int PerWord>
 PTXMMA_MULTIVERSION
 void BlockTile::decode_words(WordSource a, WordSource b) {
   const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
-  if (info(s_.a).bits == 8) {
-    decode_words_of<4>(wa_, a, s_.m, mp, am_.data(), ae_.data());
-    decode_words_of<4>(wb_, b, s_.n, np, bm_.data(), be_.data());
-  } else {
-    decode_words_of<2>(wa_, a, s_.m, mp, am_.data(), ae_.data());
-    decode_words_of<2>(wb_, b, s_.n, np, bm_.data(), be_.data());
+  const bool bytes = info(s_.a).bits == 8;
+  const auto words = static_cast<std::size_t>(s_.k / (bytes ? 4 : 2));  // per row
+  // Problem by problem, in order: a problem's rows past a multiple of 8 are zero terms until the
+  // next one's overwrite them.
+  for (int p = 0; p < problems_; ++p) {
+    const auto up = static_cast<std::size_t>(p);
+    const WordSource pa{a.words, a.index + up * static_cast<std::size_t>(s_.m) * words};
+    const WordSource pb{b.words, b.index + up * static_cast<std::size_t>(s_.n) * words};
+    const auto first_a = static_cast<std::size_t>(p * s_.m), first_b = static_cast<std::size_t>(p * pn_);
+    if (bytes) {
+      decode_words_of<4>(wa_, pa, s_.m, mp, am_.data() + first_a, ae_.data() + first_a);
+      decode_words_of<4>(wb_, pb, s_.n, np, bm_.data() + first_b, be_.data() + first_b);
+    } else {
+      decode_words_of<2>(wa_, pa, s_.m, mp, am_.data() + first_a, ae_.data() + first_a);
+      decode_words_of<2>(wb_, pb, s_.n, np, bm_.data() + first_b, be_.data() + first_b);
+    }
   }
 }
 
 void BlockTile::find_specials() {
   const int K = s_.k;
-  for (int i = 0; i < s_.m; ++i) {
+  for (int i = 0; i < problems_ * s_.m; ++i) {
     std::int32_t most = INT32_MIN;
     for (int k = 0; k < K; ++k) most = std::max(most, ae_[static_cast<std::size_t>(k * mp_ + i)]);
     a_special_[static_cast<std::size_t>(i)] = most == ElementDecoder::kSpecial;
   }
-  for (int j = 0; j < s_.n; ++j) {
-    std::int32_t most = INT32_MIN;
-    for (int k = 0; k < bk_; ++k) most = std::max(most, be_[static_cast<std::size_t>(k * np_ + j)]);
-    b_special_[static_cast<std::size_t>(j)] = most == ElementDecoder::kSpecial;
-  }
+  for (int p = 0; p < problems_; ++p)
+    for (int j = 0; j < s_.n; ++j) {
+      std::int32_t most = INT32_MIN;
+      for (int k = 0; k < bk_; ++k) most = std::max(most, be_[static_cast<std::size_t>(k * np_ + p * pn_ + j)]);
+      b_special_[static_cast<std::size_t>(p * s_.n + j)] = most == ElementDecoder::kSpecial;
+    }
 }
 
 std::uint64_t BlockTile::special_result(Type t, std::uint64_t code) const {
@@ -442,9 +461,19 @@ std::uint64_t BlockTile::final_add(std::uint64_t acc, std::uint64_t c) const {
   constexpr std::int64_t low = (std::int64_t{1} << 29) - 1;  // a double's fraction bits below binary32's
   const auto bits = reinterpret_cast<Longs8>(v);
   const Longs8 odd = (bits & ~low) | (((bits & low) + low) & (low + 1));
-  const Floats f = __builtin_convertvector(reinterpret_cast<Doubles>(odd), Floats);
+  const auto u = reinterpret_cast<UInts>(__builtin_convertvector(reinterpret_cast<Doubles>(odd), Floats));
+  const UInts mag = u & 0x7fffffffU;
+  // f16's normal range below the tie above its largest finite value (and zeros): the fraction
+  // rounded at its 13th bit to nearest even (a carry moves into the exponent), the exponent
+  // rebiased by 15 - 127. Otherwise f16_of_f32_rn_lanes.
+  const Ints normal = (mag >= 0x38800000U) & (mag < 0x477ff000U), zero = mag == 0;
+  if (!any(~(normal | zero))) {
+    const UInts h = (mag + 0xfffU + ((mag >> 13) & 1U) - 0x38000000U) >> 13;
+    out = zero ? UInts{} : h | ((u >> 16) & 0x8000U);
+    return;
+  }
   UInts h;
-  f16_of_f32_rn_lanes(reinterpret_cast<UInts>(f), h);
+  f16_of_f32_rn_lanes(u, h);
   out = (h & 0x7fffU) == 0 ? UInts{} : h;
 }
 
@@ -682,11 +711,12 @@ template <bool Sparse, bool Wide, int Kc>
   const float* const am = am_.data();
   const std::int32_t* const ae = ae_.data();
   UInts specials{};
+  for (int p = 0; p < problems_; ++p)  // each problem's rows against its own columns of B
   for (int j0 = 0; j0 < N; j0 += kLanes) {
     const int lanes = std::min(kLanes, N - j0);
-    const float* const bm = bm_.data() + j0;
-    const std::int32_t* const be = be_.data() + j0;
-    for (int i = 0; i < M; ++i) {
+    const float* const bm = bm_.data() + p * pn_ + j0;
+    const std::int32_t* const be = be_.data() + p * pn_ + j0;
+    for (int i = p * M; i < p * M + M; ++i) {
       const std::uint32_t* const b_at = Sparse ? b_at_.data() + static_cast<std::size_t>(i * K) : nullptr;
       // B's row of product k: k, or the row the metadata picks (times np).
       const auto b_row = [&](int k) { return Sparse ? b_at[k] : static_cast<std::size_t>(k) * np; };
@@ -772,7 +802,7 @@ template <bool Sparse, bool Wide, int Kc>
 // one_block()'s outputs whose C is NaN or Inf: special_result() (rows' `decided`).
 void BlockTile::decide_specials(const std::uint64_t* c, std::uint64_t* d) const {
   const RunFormat& f = run_c_;
-  const auto count = static_cast<std::size_t>(s_.m * s_.n);
+  const auto count = static_cast<std::size_t>(problems_ * s_.m * s_.n);
   for (std::size_t at = 0; at < count; ++at)
     if ((c[at] >> f.man_bits & f.exp_all) == f.exp_all) d[at] = special_result(s_.c, c[at]);
 }

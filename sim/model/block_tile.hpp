@@ -108,6 +108,9 @@ class BlockTile {
     return a_special_[static_cast<std::size_t>(i)] != 0 || b_special_[static_cast<std::size_t>(j)] != 0;
   }
   [[nodiscard]] bool any_special() const { return any_special_; }
+  // The problems (TileSpec::problems) one run or run_words takes: all of them in one_block()'s
+  // loops, else 1. Rows i and columns j of special() number them across the problems.
+  [[nodiscard]] int problems() const { return problems_; }
 
  private:
   static constexpr int kLanes = 8;  // columns per pass of the inner loops
@@ -212,7 +215,9 @@ class BlockTile {
     std::uint32_t exp_all, frac_mask;
     int bias, emin;
   } run_c_, run_d_;
-  int mp_, np_;  // M and N rounded up to kLanes
+  int problems_ = 1;  // problems() (TileSpec::problems where one_block() runs them)
+  int pn_;            // N rounded up to kLanes: one problem's columns of B
+  int mp_, np_;       // all problems' rows of A, columns of B (pn_ each), rounded up to kLanes
   int bk_;       // B's rows: K, or 2K for a sparse A
   bool values_;  // am_ and bm_ hold the elements' values, not their m (values_fit)
   // Decoded operands, k-major: A at k * mp_ + i, B at k * np_ + j (8 rows or columns per vector);

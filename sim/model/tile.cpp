@@ -208,25 +208,45 @@ void TileKernel::widen(const std::uint64_t* a, const std::uint64_t* b) {
 }
 
 template <class Fast, class... More>
-void TileKernel::reference_where(const Fast& fast, const std::uint64_t* a, const std::uint64_t* b,
+void TileKernel::reference_where(const Fast& fast, int problems, const std::uint64_t* a, const std::uint64_t* b,
                                  const std::uint64_t* c, std::uint64_t* d, More... more) {
-  for (int i = 0; i < s_.m; ++i)
-    for (int j = 0; j < s_.n; ++j)
-      if (fast.special(i, j)) reference(a, b, c, d, i, j, more...);
+  const auto mk = static_cast<std::size_t>(s_.m * s_.k), nk = static_cast<std::size_t>(s_.n * s_.k);
+  const auto mn = static_cast<std::size_t>(s_.m * s_.n);
+  for (int p = 0; p < problems; ++p) {
+    const auto up = static_cast<std::size_t>(p);
+    for (int i = 0; i < s_.m; ++i)
+      for (int j = 0; j < s_.n; ++j)
+        if (fast.special(p * s_.m + i, p * s_.n + j))
+          reference(a + up * mk, b + up * nk, c + up * mn, d + up * mn, i, j, more...);
+  }
 }
 
+bool TileKernel::batched() const { return block_ && block_->problems() == s_.problems; }
+
 void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
+  if (batched()) {
+    block_->run(a, b, c, d);
+    if (block_->any_special()) reference_where(*block_, s_.problems, a, b, c, d);
+    return;
+  }
+  const auto mk = static_cast<std::size_t>(s_.m * s_.k), nk = static_cast<std::size_t>(s_.n * s_.k);
+  const auto mn = static_cast<std::size_t>(s_.m * s_.n);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(s_.problems); ++p)
+    run_one(a + p * mk, b + p * nk, c + p * mn, d + p * mn);
+}
+
+void TileKernel::run_one(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
   if (block_) {
     block_->run(a, b, c, d);
-    if (block_->any_special()) reference_where(*block_, a, b, c, d);
+    if (block_->any_special()) reference_where(*block_, 1, a, b, c, d);
     return;
   }
   if (fma_) {
-    if (fma_->run(a, b, c, d)) reference_where(*fma_, a, b, c, d);
+    if (fma_->run(a, b, c, d)) reference_where(*fma_, 1, a, b, c, d);
     return;
   }
   if (add_tree_) {
-    if (add_tree_->run(a, b, c, d)) reference_where(*add_tree_, a, b, c, d);
+    if (add_tree_->run(a, b, c, d)) reference_where(*add_tree_, 1, a, b, c, d);
     return;
   }
   if (integer_) {
@@ -236,7 +256,7 @@ void TileKernel::run(const std::uint64_t* a, const std::uint64_t* b, const std::
   if (m_.engine == Engine::popc) {
     pack_bits(a, s_.m, s_.k, pa_);
     pack_bits(b, s_.n, s_.k, pb_);
-    return run_bits(pa_.data(), pb_.data(), c, d);
+    return run_bits_rows(pa_.data(), pb_.data(), c, d, s_.m);
   }
   run_reference(a, b, c, d);
 }
@@ -246,7 +266,7 @@ void TileKernel::run_sparse(const std::uint64_t* a, const std::uint64_t* b, cons
   const int K = s_.k, M = s_.m, N = s_.n;
   if (block_) {
     block_->run_sparse(a, b, cols, c, d);
-    if (block_->any_special()) reference_where(*block_, a, b, c, d, 2 * K, cols);
+    if (block_->any_special()) reference_where(*block_, 1, a, b, c, d, 2 * K, cols);
     return;
   }
   if (integer_) {
@@ -272,30 +292,45 @@ void TileKernel::run_scaled(const std::uint64_t* a, const std::uint64_t* b, cons
                             const std::uint64_t* sb, const std::uint64_t* c, std::uint64_t* d) {
   if (!block_) return run_reference(a, b, c, d, cols, sa, sb);
   block_->run_scaled(a, b, cols, sa, sb, c, d);
-  if (block_->any_special()) reference_where(*block_, a, b, c, d, cols ? 2 * s_.k : s_.k, cols, sa, sb);
+  if (block_->any_special()) reference_where(*block_, 1, a, b, c, d, cols ? 2 * s_.k : s_.k, cols, sa, sb);
 }
 
 bool TileKernel::takes_words() const { return block_ && BlockTile::takes_words(s_); }
 
 void TileKernel::run_words(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {
+  if (batched()) return run_words_one(a, b, c, d);
+  const auto words = static_cast<std::size_t>(s_.k / (32 / info(s_.a).bits));  // per row
+  const auto mn = static_cast<std::size_t>(s_.m * s_.n);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(s_.problems); ++p)
+    run_words_one({a.words, a.index + p * static_cast<std::size_t>(s_.m) * words},
+                  {b.words, b.index + p * static_cast<std::size_t>(s_.n) * words}, c + p * mn, d + p * mn);
+}
+
+// One problem, or all of them where the block engine runs them at once.
+void TileKernel::run_words_one(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d) {
   block_->run_words(a, b, c, d);
   if (block_->any_special()) {  // the reference engines take codes
+    const int problems = block_->problems(), K = s_.k;
     const auto codes = [&](WordSource w, Type t, int rows, std::vector<std::uint64_t>& out) {
-      const int bits = info(t).bits, per_word = 32 / bits;
-      out.resize(static_cast<std::size_t>(rows * s_.k));
-      for (int r = 0; r < rows; ++r)
-        for (int k = 0; k < s_.k; ++k)
-          out[static_cast<std::size_t>(r * s_.k + k)] =
-              (w.words[w.index[(k / per_word) * rows + r]] >> (k % per_word * bits)) & ((1U << bits) - 1);
+      const int bits = info(t).bits, per_word = 32 / bits, words = K / per_word;
+      out.resize(static_cast<std::size_t>(problems * rows * K));
+      for (int p = 0; p < problems; ++p)
+        for (int r = 0; r < rows; ++r)
+          for (int k = 0; k < K; ++k)
+            out[static_cast<std::size_t>((p * rows + r) * K + k)] =
+                (w.words[w.index[(p * words + k / per_word) * rows + r]] >> (k % per_word * bits)) & ((1U << bits) - 1);
     };
     codes(a, s_.a, s_.m, pa_);
     codes(b, s_.b, s_.n, pb_);
-    reference_where(*block_, pa_.data(), pb_.data(), c, d);
+    reference_where(*block_, problems, pa_.data(), pb_.data(), c, d);
   }
 }
 
 void TileKernel::run_bits(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
-  run_bits_rows(a, b, c, d, s_.m);
+  const auto words = static_cast<std::size_t>(words_per_row()), mn = static_cast<std::size_t>(s_.m * s_.n);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(s_.problems); ++p)
+    run_bits_rows(a + p * static_cast<std::size_t>(s_.m) * words, b + p * static_cast<std::size_t>(s_.n) * words,
+                  c + p * mn, d + p * mn, s_.m);
 }
 
 void TileKernel::run_bits_rows(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,

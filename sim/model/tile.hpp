@@ -27,6 +27,10 @@ struct TileSpec {
   // `scale`, one per run of K / scale_vec consecutive k (logical k when sparse); 0: unscaled.
   int scale_vec = 0;
   Type scale = Type::ue8m0;
+  // Independent problems of M x N x K (m8n8k4 .f16: one per quad-pair), each one's A, B, C and D
+  // after the previous one's in the arrays run(), run_words() and run_bits() take (run_words:
+  // each one's words after the previous one's in the index). Dense and unscaled only.
+  int problems = 1;
 };
 
 class AddTreeTile;
@@ -80,11 +84,17 @@ class TileKernel {
   void reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, int i,
                  int j, int b_k = 0, const int* cols = nullptr, const std::uint64_t* sa = nullptr,
                  const std::uint64_t* sb = nullptr);
-  // reference() for every output the fast engine left for dot() (fast.special(i, j)); more: the
-  // arguments after j.
+  // reference() for every output the fast engine left for dot() (fast.special(i, j)), over
+  // `problems` problems (the engine's rows and columns numbered across them); more: the arguments
+  // after j.
   template <class Fast, class... More>
-  void reference_where(const Fast& fast, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-                       std::uint64_t* d, More... more);
+  void reference_where(const Fast& fast, int problems, const std::uint64_t* a, const std::uint64_t* b,
+                       const std::uint64_t* c, std::uint64_t* d, More... more);
+  // run() and run_words() for one problem.
+  void run_one(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d);
+  void run_words_one(WordSource a, WordSource b, const std::uint64_t* c, std::uint64_t* d);
+  // Whether the block engine runs all problems at once.
+  [[nodiscard]] bool batched() const;
   // Every output by dot(), A and B decoded once; cols as for reference(); sa, sb: the scale codes
   // (run_scaled), or null.
   void run_reference(const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d,

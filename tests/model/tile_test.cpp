@@ -62,11 +62,12 @@ class Codes {
 };
 
 // tiny_at: draw A and B near 2^tiny_at and C near the smallest normal (sums in the subnormal range of D).
+// s.problems: that many problems one after another in each array, each against its own dot()s.
 void check_tile(const Model& model, const TileSpec& s, int tiles, std::uint64_t seed, std::optional<int> tiny_at = {}) {
   Codes in(seed);
   TileKernel kernel(model, s);
-  const auto mk = static_cast<std::size_t>(s.m * s.k), nk = static_cast<std::size_t>(s.n * s.k);
-  const auto mn = static_cast<std::size_t>(s.m * s.n);
+  const auto mk = static_cast<std::size_t>(s.problems * s.m * s.k), nk = static_cast<std::size_t>(s.problems * s.n * s.k);
+  const auto mn = static_cast<std::size_t>(s.problems * s.m * s.n);
   std::vector<std::uint64_t> a(mk), b(nk), c(mn), d(mn);
   long failures = 0;
   for (int t = 0; t < tiles; ++t) {
@@ -80,11 +81,12 @@ void check_tile(const Model& model, const TileSpec& s, int tiles, std::uint64_t 
       for (auto& x : c) x = in.chance(50) ? 0 : in.near(s.c, info(s.c).emin() - 8);
     }
     kernel.run(a.data(), b.data(), c.data(), d.data());
-    for (int i = 0; i < s.m; ++i)
+    for (int i = 0; i < s.problems * s.m; ++i)  // row i of problem i / M
       for (int j = 0; j < s.n; ++j) {
         const std::size_t at = static_cast<std::size_t>(i * s.n + j);
-        const DotRequest r{s.a, s.b, s.c, s.d, &a[static_cast<std::size_t>(i * s.k)], &b[static_cast<std::size_t>(j * s.k)],
-                           s.k, c[at], s.rounding, s.satfinite, s.bitop};
+        const int column = i / s.m * s.n + j;
+        const DotRequest r{s.a, s.b, s.c, s.d, &a[static_cast<std::size_t>(i * s.k)],
+                           &b[static_cast<std::size_t>(column * s.k)], s.k, c[at], s.rounding, s.satfinite, s.bitop};
         const std::uint64_t want = dot(model, r);
         if (d[at] != want && ++failures <= 5) {
           DotTrace trace;
@@ -111,21 +113,25 @@ void check_words(const Model& model, const TileSpec& s, int tiles, std::uint64_t
     for (std::size_t w = 0; w < words; ++w) index[w] = static_cast<std::uint32_t>(w);
     std::shuffle(index.begin(), index.end(), std::mt19937_64(seed));
   };
-  const auto mk = static_cast<std::size_t>(s.m * s.k), nk = static_cast<std::size_t>(s.n * s.k);
+  const auto mk = static_cast<std::size_t>(s.problems * s.m * s.k), nk = static_cast<std::size_t>(s.problems * s.n * s.k);
   std::vector<std::uint32_t> ai, bi;
   place(mk / per_word, ai);
   place(nk / per_word, bi);
-  std::vector<std::uint64_t> a(mk), b(nk), c(static_cast<std::size_t>(s.m * s.n)), d1(c.size()), d2(c.size());
+  std::vector<std::uint64_t> a(mk), b(nk), c(static_cast<std::size_t>(s.problems * s.m * s.n)), d1(c.size()),
+      d2(c.size());
   std::vector<std::uint32_t> aw(ai.size()), bw(bi.size());
   for (int t = 0; t < tiles; ++t) {
     const bool specials = in.chance(20);
     std::fill(aw.begin(), aw.end(), 0);
     std::fill(bw.begin(), bw.end(), 0);
-    // Element k of row r: word q = k / per_word of the row, at index[q * rows + r].
+    // Element k of row r of problem p: word q = k / per_word of the row, at index[(p * words + q) *
+    // rows + r] (words per row).
     const auto put = [&](std::vector<std::uint32_t>& words, const std::vector<std::uint32_t>& index, int rows,
                          std::size_t x, std::uint64_t code) {
-      const auto r = x / static_cast<std::size_t>(s.k), k = x % static_cast<std::size_t>(s.k);
-      words[index[k / per_word * static_cast<std::size_t>(rows) + r]] |=
+      const auto r_all = x / static_cast<std::size_t>(s.k), k = x % static_cast<std::size_t>(s.k);
+      const auto p = r_all / static_cast<std::size_t>(rows), r = r_all % static_cast<std::size_t>(rows);
+      const auto row_words = static_cast<std::size_t>(s.k) / per_word;
+      words[index[(p * row_words + k / per_word) * static_cast<std::size_t>(rows) + r]] |=
           static_cast<std::uint32_t>(code << (k % per_word * static_cast<std::size_t>(bits)));
     };
     for (std::size_t x = 0; x < mk; ++x) put(aw, ai, s.m, x, a[x] = in.draw_mostly_finite(s.a, specials));
@@ -197,14 +203,23 @@ TEST(TileKernel, BlockFmaOneBlock) {
   for (const Type d : {Type::f16, Type::f32})
     for (const Type c : {Type::f16, Type::f32}) {
       if (d == Type::f16 && c == Type::f32) continue;  // no such mma
-      const TileSpec s{Type::f16, Type::f16, c, d, 8, 8, 4};
+      TileSpec s{Type::f16, Type::f16, c, d, 8, 8, 4};
       check_tile(volta.select("hmma_m8n8k4", Type::f16, d), s, 3000, 26);
       check_tile(volta.select("hmma_m8n8k4", Type::f16, d), s, 300, 27, -12);
       check_words(volta.select("hmma_m8n8k4", Type::f16, d), s, 1000, 28);
+      s.problems = 4;  // the instruction's four quad-pairs in one run
+      check_tile(volta.select("hmma_m8n8k4", Type::f16, d), s, 1000, 32);
+      check_words(volta.select("hmma_m8n8k4", Type::f16, d), s, 1000, 33);
     }
   check_tile(model("sm_90a", "hmma", Type::tf32, Type::f32), {Type::tf32, Type::tf32, Type::f32, Type::f32, 16, 8, 4}, 2000, 29);
   check_tile(model("sm_90a", "hmma", Type::f16, Type::f16), {Type::f16, Type::f16, Type::f16, Type::f16, 5, 11, 6}, 1000, 30);
   check_tile(model("sm_90a", "hmma", Type::bf16, Type::f32), {Type::bf16, Type::bf16, Type::f32, Type::f32, 12, 16, 12}, 1000, 31);
+  // Problems whose rows and columns do not fill 8 lanes.
+  TileSpec odd{Type::f16, Type::f16, Type::f32, Type::f32, 5, 11, 6};
+  odd.problems = 3;
+  check_tile(model("sm_90a", "hmma", Type::f16, Type::f32), odd, 1000, 34);
+  odd.k = 8;
+  check_words(model("sm_90a", "hmma", Type::f16, Type::f32), odd, 1000, 35);
 }
 
 // Parameters no YAML file uses yet: every rounding of narrowed and full sums, zeros that set
@@ -488,9 +503,11 @@ TEST(TileKernel, AddTreeOrders) {
     for (const Type c : {Type::f16, Type::f32}) {
       if (d == Type::f16 && c == Type::f32) continue;  // no such mma
       const Model& m = model("sm_90a", "hmma_m8n8k4", Type::f16, d);
-      const TileSpec s{Type::f16, Type::f16, c, d, 8, 8, 4};
+      TileSpec s{Type::f16, Type::f16, c, d, 8, 8, 4};
       check_tile(m, s, 3000, 71);
       check_tile(m, s, 300, 72, -12);  // products and sums below f16's and f32's normal ranges
+      s.problems = 4;
+      check_tile(m, s, 500, 73);
     }
 }
 
