@@ -412,13 +412,9 @@ void MmaExecutor::run(WarpOperand a, WarpOperand b, WarpOperand c, std::span<std
   }
 }
 
+// The metadata class describes M rows of K / 2 stored elements (the catalogue checks it).
 void MmaExecutor::fill_columns(SparseInput e) const {
-  const int half = v_.shape.k / 2, rows = v_.shape.m;  // locals: the stores cannot change them
-  int* cols = columns_.data();
-  const SparseMetadata& meta = *v_.metadata;
-  const SparsePattern pattern = v_.pattern;
-  const bool ordered = v_.sparse == Sparsity::ordered;
-  for (int row = 0; row < rows; ++row) meta.row_columns(pattern, ordered, e.meta, e.selector, row, cols + row * half);
+  v_.metadata->all_columns(v_.pattern, v_.sparse == Sparsity::ordered, e.meta, e.selector, columns_.data());
 }
 
 void MmaExecutor::run_sparse(SparseInput e) const {

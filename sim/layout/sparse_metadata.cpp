@@ -80,6 +80,17 @@ void SparseMetadata::undefined(SparsePattern p, const Source& src, unsigned nibb
 
 void SparseMetadata::row_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
                                  int* cols) const {
+  columns_of_row(p, ordered, meta, sel, row, cols);
+}
+
+void SparseMetadata::all_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel,
+                                 int* cols) const {
+  const int per_row = chunks * stored_per_chunk(p);
+  for (int row = 0; row < rows; ++row) columns_of_row(p, ordered, meta, sel, row, cols + row * per_row);
+}
+
+inline void SparseMetadata::columns_of_row(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel,
+                                           int row, int* cols) const {
   // Locals, and one loop per pattern: the stores to cols could otherwise change what the loop
   // reads (GCC reloaded the table and recomputed each source's index per chunk).
   const int count = chunks;

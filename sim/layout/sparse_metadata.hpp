@@ -59,6 +59,8 @@ class SparseMetadata {
   // row and columns of an undefined nibble.
   void row_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
                    int* cols) const;
+  // row_columns of every row, row r's at cols + r * k/2.
+  void all_columns(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int* cols) const;
 
   // A logical row-major rows x k matrix of element codes as mma.sp takes it: the stored
   // rows x k/2 codes and the 32 lanes' metadata words, which selector `sel` reads. A code of 0
@@ -74,6 +76,8 @@ class SparseMetadata {
 
  private:
   void place(int sel, int lane, int n, int row, int chunk, std::vector<bool>& seen);
+  void columns_of_row(SparsePattern p, bool ordered, std::span<const std::uint32_t> meta, int sel, int row,
+                      int* cols) const;
   void check_complete(const std::vector<bool>& seen) const;
   [[noreturn]] void undefined(SparsePattern p, const Source& src, unsigned nibble, int row, int chunk,
                               const char* why) const;

@@ -717,9 +717,9 @@ template <bool Sparse, bool Wide, int Kc>
     const float* const bm = bm_.data() + p * pn_ + j0;
     const std::int32_t* const be = be_.data() + p * pn_ + j0;
     for (int i = p * M; i < p * M + M; ++i) {
-      const std::uint32_t* const b_at = Sparse ? b_at_.data() + static_cast<std::size_t>(i * K) : nullptr;
-      // B's row of product k: k, or the row the metadata picks (times np).
-      const auto b_row = [&](int k) { return Sparse ? b_at[k] : static_cast<std::size_t>(k) * np; };
+      const int* const col = Sparse ? cols_ + static_cast<std::ptrdiff_t>(i * K) : nullptr;
+      // B's row of product k: k, or the row the metadata picks (one block: k in order), times np.
+      const auto b_row = [&](int k) { return static_cast<std::size_t>(Sparse ? col[k] : k) * np; };
       const std::size_t at = static_cast<std::size_t>(i * N + j0);
       UInts u;  // C's 8 codes: the low words of 8 64-bit codes
       if (lanes == kLanes) {
@@ -859,6 +859,8 @@ bool BlockTile::takes_words(const TileSpec& s) {
 }
 
 void BlockTile::set_b_rows(const int* cols) {
+  cols_ = cols;
+  if (one_block_) return;  // one_block() reads cols_
   const int K = s_.k, M = s_.m;  // locals: the stores below cannot change them
   const auto np = static_cast<std::uint32_t>(np_);
   const int* order = order_.data();

@@ -116,7 +116,7 @@ class BlockTile {
   static constexpr int kLanes = 8;  // columns per pass of the inner loops
   // A's rows in block order; B's in block order too, or (natural) in their own order (sparse).
   void decode_codes(const std::uint64_t* a, const std::uint64_t* b, bool natural_b);
-  void set_b_rows(const int* cols);  // b_at_ from the sparse rows' B rows
+  void set_b_rows(const int* cols);  // b_at_ (one_block_: cols_) from the sparse rows' B rows
   struct WordFormat;
   // decode_codes for one operand whose type WordFormat decodes (lanes_a_, lanes_b_).
   void decode_lanes(const WordFormat& f, const std::uint64_t* codes, int rows, int K, bool natural, std::size_t stride,
@@ -225,6 +225,7 @@ class BlockTile {
   std::vector<float> am_, bm_;
   std::vector<std::int32_t> ae_, be_;
   std::vector<std::uint32_t> b_at_;  // sparse: where each row's products find their B row
+  const int* cols_ = nullptr;        // sparse: run_sparse's cols (one_block() reads them as they are)
   std::vector<char> a_special_, b_special_;
   bool any_special_ = false;
   // Block-scaled kinds. scale_group > 0 (group_): the scale of row i's group g is at
