@@ -285,7 +285,9 @@ TEST(GridJobs, RunCommand) {
         EXPECT_EQ(many.status, one.status) << jobs;
         EXPECT_EQ(many.out, one.out) << jobs;
         EXPECT_EQ(many.err, one.err) << jobs;
-        if (one.status == 0) EXPECT_EQ(slurp(fmt::format("{}jobs_out{}.bin", dir, jobs)), slurp(dir + "jobs_out1.bin")) << jobs;
+        if (one.status == 0) {
+          EXPECT_EQ(slurp(fmt::format("{}jobs_out{}.bin", dir, jobs)), slurp(dir + "jobs_out1.bin")) << jobs;
+        }
       }
     }
   }
