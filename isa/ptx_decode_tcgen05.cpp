@@ -10,6 +10,8 @@
 //       {disable-output-lane,} enable-input-d{, scale-input-d}
 //   tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]
 //   tcgen05.fence::before_thread_sync, tcgen05.fence::after_thread_sync
+//   tcgen05.cp.cta_group::1.{128x256b|4x256b|128x128b|64x128b.warpx2::{02_13|01_23}|32x128b.warpx4} [taddr], s-desc
+//   tcgen05.shift.cta_group::1.down [taddr]
 // (ld and st: .aligned optional.) shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2 (immHalfSplitoff with it alone); num: .x1 ..
 // .x128, powers of two, at most 128 registers. The qualifiers may come in any order (ptxas takes
 // them so). What ptxas refuses is refused here (tools/tcgen05/ptxas_sweep.py, tests/data/tcgen05-ptxas);
@@ -253,6 +255,52 @@ void dec_mma(Instruction& ins, const DecodeContext& cx, Quals& q) {
   }
 }
 
+// tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc: the shapes with the multicast each
+// takes, as ptxas does (.64x128b needs .warpx2::02_13 or ::01_23, .32x128b needs .warpx4, the
+// others none). The decompressions (.b8x16.b6x16_p32, .b8x16.b4x16_p64) are not simulated.
+void dec_cp(Instruction& ins, const DecodeContext& cx, Quals& q) {
+  const Program& p = cx.program;
+  cta_group(ins, q);
+  static constexpr std::string_view kShapes[] = {"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"};
+  const std::string_view shape = q.take_one({kShapes[0], kShapes[1], kShapes[2], kShapes[3], kShapes[4]}, "shape");
+  if (shape.empty()) fail(ins, fmt::format("'{}' needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)", ins.text));
+  const std::string_view cast = q.take_one({"warpx2::02_13", "warpx2::01_23", "warpx4"}, "multicast");
+  const std::string_view wants = shape == "64x128b" ? ".warpx2::02_13 or .warpx2::01_23"
+                                 : shape == "32x128b" ? ".warpx4"
+                                                      : "no multicast";
+  const bool fits = shape == "64x128b"   ? cast.starts_with("warpx2")
+                    : shape == "32x128b" ? cast == "warpx4"
+                                         : cast.empty();
+  if (!fits)
+    fail(ins, fmt::format("'{}': .{} takes {}{}", ins.text, shape, wants,
+                          cast.empty() ? std::string() : fmt::format(", not .{}", cast)));
+  if (q.take("b8x16")) {
+    if (q.take("b6x16_p32") || q.take("b4x16_p64")) not_simulated(ins, "decompression (.b8x16.b6x16_p32 / .b4x16_p64)");
+    fail(ins, fmt::format("'{}': .b8x16 needs .b6x16_p32 or .b4x16_p64", ins.text));
+  }
+  q.finish();
+  count(ins, 2);
+  tmem_address(p, ins, ins.ops[0]);
+  value(p, ins, ins.ops[1], PtxType::b64, "s-desc");  // ptxas takes a constant too
+  Tcgen05CpShape s = Tcgen05CpShape::r128x256b;
+  if (shape == "4x256b") s = Tcgen05CpShape::r4x256b;
+  if (shape == "128x128b") s = Tcgen05CpShape::r128x128b;
+  if (shape == "64x128b") s = cast == "warpx2::02_13" ? Tcgen05CpShape::r64x128b_02_13 : Tcgen05CpShape::r64x128b_01_23;
+  if (shape == "32x128b") s = Tcgen05CpShape::r32x128b_x4;
+  ins.d.mode = static_cast<int>(Tcgen05Op::cp);
+  ins.d.mode2 = static_cast<int>(s);
+}
+
+// tcgen05.shift.cta_group::1.down [taddr]
+void dec_shift(Instruction& ins, const DecodeContext& cx, Quals& q) {
+  cta_group(ins, q);
+  if (!q.take("down")) fail(ins, fmt::format("'{}' needs .down", ins.text));
+  q.finish();
+  count(ins, 1);
+  tmem_address(cx.program, ins, ins.ops[0]);
+  ins.d.mode = static_cast<int>(Tcgen05Op::shift);
+}
+
 void dec_commit(Instruction& ins, const DecodeContext& cx, Quals& q) {
   cta_group(ins, q);
   if (!q.take("mbarrier::arrive::one")) fail(ins, fmt::format("'{}' needs .mbarrier::arrive::one", ins.text));
@@ -274,11 +322,13 @@ void dec_tcgen05(Instruction& ins, const DecodeContext& cx) {
                                           "wait::st", "mma", "commit", "fence::before_thread_sync",
                                           "fence::after_thread_sync", "cp", "shift"},
                                          "tcgen05 operation");
-  if (op.empty() || op == "cp" || op == "shift")
-    fail(ins, fmt::format("{} '{}' (ptxmma runs tcgen05.alloc, dealloc, relinquish_alloc_permit, ld, st, wait::ld, "
-                          "wait::st, mma, commit, fence::*)",
-                          op.empty() ? "unknown instruction" : "not simulated:", ins.text));
+  if (op.empty())
+    fail(ins, fmt::format("unknown instruction '{}' (ptxmma runs tcgen05.alloc, dealloc, relinquish_alloc_permit, ld, "
+                          "st, wait::ld, wait::st, mma, commit, fence::*, cp, shift)",
+                          ins.text));
   require_target(ins, cx);
+  if (op == "cp") return dec_cp(ins, cx, q);
+  if (op == "shift") return dec_shift(ins, cx, q);
   if (op == "mma") return dec_mma(ins, cx, q);
   if (op == "commit") return dec_commit(ins, cx, q);
   if (op.starts_with("fence::")) {

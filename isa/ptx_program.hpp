@@ -87,8 +87,14 @@ constexpr int has_count = 32;   // an explicit count (or tx count) operand
 }  // namespace mbarrier_flag
 
 // tcgen05.* operations (Decoded::mode; docs/tcgen05.md). mma: Decoded::mode2 0 for .kind::f16,
-// 1 .kind::tf32, 2 .kind::f8f6f4, 3 .kind::i8 (the order of sim's Tcgen05Kind).
-enum class Tcgen05Op : std::uint8_t { alloc, dealloc, relinquish_alloc_permit, ld, st, wait_ld, wait_st, mma, commit, fence };
+// 1 .kind::tf32, 2 .kind::f8f6f4, 3 .kind::i8 (the order of sim's Tcgen05Kind). cp: Decoded::mode2
+// the Tcgen05CpShape.
+enum class Tcgen05Op : std::uint8_t {
+  alloc, dealloc, relinquish_alloc_permit, ld, st, wait_ld, wait_st, mma, commit, fence, cp, shift
+};
+// tcgen05.cp's shape with its multicast: .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
+// .64x128b.warpx2::01_23, .32x128b.warpx4.
+enum class Tcgen05CpShape : std::uint8_t { r128x256b, r4x256b, r128x128b, r64x128b_02_13, r64x128b_01_23, r32x128b_x4 };
 // tcgen05.ld / tcgen05.st: the shape's layout (configs/tcgen05/tmem_copy.yaml), .num, .pack::16b
 // (ld) or .unpack::16b (st), immHalfSplitoff (.16x32bx2), and the registers each thread moves.
 struct TmemCopy {

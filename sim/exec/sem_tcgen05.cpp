@@ -8,6 +8,7 @@
 // (interpreter.cpp, AsyncUnit::tmem_ld).
 #include <fmt/format.h>
 
+#include "sim/exec/descriptor.hpp"
 #include "sim/exec/mbarrier.hpp"
 #include "sim/exec/ptx_semantics.hpp"
 
@@ -185,6 +186,86 @@ void mma(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   });
 }
 
+// TMEM columns [col0, col0 + n) all allocated, or an Error naming the first that is not.
+void require_columns(const TensorMemory& tm, std::uint32_t taddr, int n, const char* what) {
+  const int col0 = TensorMemory::column_of(taddr);
+  for (int col = col0; col < col0 + n; ++col)
+    if (col >= TensorMemory::kColumns || !tm.allocated(col))
+      throw Error(fmt::format("{} {:#010x}: column {} {}", what, taddr, col,
+                              col >= TensorMemory::kColumns ? "is past the 512 columns of tensor memory"
+                                                            : "is not allocated (tcgen05.alloc)"));
+}
+
+// tcgen05.cp (docs/tcgen05.md §6.2): a matrix of `rows` rows of `words` 32-bit words read from shared
+// memory through the sm_100 descriptor as a K-major operand of 32-bit elements (row r, element w:
+// the canonical layout of tcgen05.mma's operands), row r into a TMEM lane, word w into column
+// (taddr's column + w). Without multicast row r goes to lane (taddr's lane + r); .warpx2::02_13 puts
+// rows 0-31 into the lanes of warps 0 and 2 and rows 32-63 into those of warps 1 and 3;
+// .warpx2::01_23 rows 0-31 into warps 0 and 1, 32-63 into warps 2 and 3; .warpx4 the 32 rows into
+// all four. Each executing thread issues one copy (CUTLASS elects one), now.
+void cp(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  using S = ptx::Tcgen05CpShape;
+  const auto shape = static_cast<S>(ins.d.mode2);
+  const int rows = shape == S::r4x256b                                ? 4
+                   : shape == S::r128x256b || shape == S::r128x128b ? 128
+                   : shape == S::r32x128b_x4                         ? 32
+                                                                     : 64;
+  const int words = shape == S::r128x256b || shape == S::r4x256b ? 8 : 4;
+  const bool multicast = rows == 64 || rows == 32;
+  TensorMemory& tm = x.cta.tmem;
+  const Memory& shared = x.cta.shared;
+  for_lanes(lanes, [&](int lane) {
+    const auto taddr = static_cast<std::uint32_t>(x.address(ins.ops[0], lane));
+    const int lane0 = TensorMemory::lane_of(taddr), col0 = TensorMemory::column_of(taddr);
+    if ((multicast || rows == 128) ? lane0 != 0 : lane0 + rows > TensorMemory::kLanes)
+      throw Error(fmt::format("taddr {:#010x} names lane {}; {}", taddr, lane0,
+                              rows == 4 ? "the 4 rows must end by lane 127" : "this shape's rows start at lane 0"));
+    require_columns(tm, taddr, words, "taddr");
+    const OperandAddressing at(MatrixDescriptor::decode_tcgen05(x.read(ins.ops[1], lane)), Major::k, Type::s32, rows,
+                               words);
+    for (int r = 0; r < rows; ++r)
+      for (int w = 0; w < words; ++w) {
+        const std::uint64_t addr = at.slot(r, w).address;
+        if (addr + 4 > shared.size())
+          throw Error(fmt::format("row {} word {} at shared {:#x} is outside shared memory ({} bytes; descriptor {})", r,
+                                  w, addr, shared.size(), at.descriptor().text()));
+        const auto v = static_cast<std::uint32_t>(shared.load(addr, 4));
+        const int col = col0 + w, in = r % 32, block = r / 32;
+        switch (shape) {
+          case S::r64x128b_02_13:
+            tm.set(32 * block + in, col, v);
+            tm.set(32 * (block + 2) + in, col, v);
+            break;
+          case S::r64x128b_01_23:
+            tm.set(32 * (2 * block) + in, col, v);
+            tm.set(32 * (2 * block + 1) + in, col, v);
+            break;
+          case S::r32x128b_x4:
+            for (int q = 0; q < 4; ++q) tm.set(32 * q + in, col, v);
+            break;
+          default: tm.set(lane0 + r, col, v);
+        }
+      }
+  });
+}
+
+// tcgen05.shift.down (docs/tcgen05.md §6.2): the 32 bytes (8 columns) from taddr's column move one
+// lane down in every lane from taddr's (a multiple of 32) to 126: lane 127's fall off, and
+// taddr's lane keeps its own (the PTX ISA does not say what it holds after).
+void shift(Exec& x, const Instruction& ins, std::uint32_t lanes) {
+  TensorMemory& tm = x.cta.tmem;
+  for_lanes(lanes, [&](int lane) {
+    const auto taddr = static_cast<std::uint32_t>(x.address(ins.ops[0], lane));
+    const int lane0 = TensorMemory::lane_of(taddr), col0 = TensorMemory::column_of(taddr);
+    if (lane0 % 32 != 0 || lane0 >= TensorMemory::kLanes)
+      throw Error(fmt::format("taddr {:#010x} names lane {}; tcgen05.shift's lane is 0, 32, 64 or 96", taddr, lane0));
+    require_columns(tm, taddr, 8, "taddr");
+    for (int l = TensorMemory::kLanes - 2; l >= lane0; --l)
+      for (int c = col0; c < col0 + 8; ++c)
+        if (tm.defined(l, c)) tm.set(l + 1, c, tm.get(l, c));
+  });
+}
+
 void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
   switch (static_cast<Tcgen05Op>(ins.d.mode)) {
     case Tcgen05Op::alloc: alloc(x, ins, lanes); return;
@@ -204,6 +285,8 @@ void tcgen05(Exec& x, const Instruction& ins, std::uint32_t lanes) {
       });
       return;
     case Tcgen05Op::fence: return;
+    case Tcgen05Op::cp: cp(x, ins, lanes); return;
+    case Tcgen05Op::shift: shift(x, ins, lanes); return;
   }
 }
 

@@ -72,6 +72,10 @@ TEST(Tcgen05, DecoderAgreesWithPtxas) {
       "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 3;",
       "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
       "tcgen05.commit.cta_group::2.mbarrier::arrive::one.b64 [%rd1];",
+      "tcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [%r1], %rd1;",
+      "tcgen05.cp.cta_group::1.128x256b.b8x16.b4x16_p64 [%r1], %rd1;",
+      "tcgen05.cp.cta_group::2.128x256b [%r1], %rd1;",
+      "tcgen05.shift.cta_group::2.down [%r1];",
   };
   EXPECT_EQ(not_simulated, expected);
 }
@@ -615,6 +619,109 @@ ret;
     for (int n = 0; n < N; ++n)
       ASSERT_EQ(r.machine->cta(0).tmem.get(m, 8 + n), std::bit_cast<std::uint32_t>(static_cast<float>(m % 16 + n)))
           << m << ", " << n;
+}
+
+// ---- tcgen05.cp and tcgen05.shift ------------------------------------------------------------
+
+// Shared memory holds word(r, w) = 0x10000 * (r + 1) + w at row r, 32-bit word w of the canonical
+// K-major no-swizzle layout (8-row core matrices of 16 bytes: byte 4w of row r at
+// 0x400 + (r / 8) * SBO + (w / 4) * LBO + (r % 8) * 16 + (w % 4) * 4, LBO 128 and SBO 256). Each
+// shape's copy lands at column 8 (taddr's lane 0, or 60 for .4x256b); the TMEM lane of row r is
+// written out here from the PTX ISA's description of each multicast.
+TEST(Tcgen05, CpEveryShapeAndShift) {
+  const std::uint64_t s0 = 0x400;
+  const auto word = [](int r, int w) { return 0x10000U * static_cast<std::uint32_t>(r + 1) + static_cast<std::uint32_t>(w); };
+  struct Case {
+    std::string shape;
+    int rows, words, lane0;
+    std::function<std::vector<int>(int)> lanes;  // the TMEM lanes of row r
+  };
+  const std::vector<Case> cases = {
+      {"128x256b", 128, 8, 0, [](int r) { return std::vector<int>{r}; }},
+      {"4x256b", 4, 8, 60, [](int r) { return std::vector<int>{60 + r}; }},
+      {"128x128b", 128, 4, 0, [](int r) { return std::vector<int>{r}; }},
+      {"64x128b.warpx2::02_13", 64, 4, 0, [](int r) { return std::vector<int>{r % 32 + 32 * (r / 32), r % 32 + 32 * (r / 32 + 2)}; }},
+      {"64x128b.warpx2::01_23", 64, 4, 0, [](int r) { return std::vector<int>{r % 32 + 64 * (r / 32), r % 32 + 64 * (r / 32) + 32}; }},
+      {"32x128b.warpx4", 32, 4, 0, [](int r) { return std::vector<int>{r, r + 32, r + 64, r + 96}; }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.shape);
+    const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+add.u32 %r1, %r1, )" + std::to_string((c.lane0 << 16) + 8) + R"(;
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.cp.cta_group::1.)" + c.shape + R"( [%r1], %rd1;
+ret;
+}
+)";
+    InterpreterOptions o;
+    o.arch = "sm_100a";
+    const Ran r = run_ptx(
+        text,
+        [&](Ran& run) {
+          Memory& sh = run.machine->shared(0);
+          for (int row = 0; row < c.rows; ++row)
+            for (int w = 0; w < c.words; ++w)
+              sh.store(s0 + static_cast<std::uint64_t>(row / 8) * 256 + static_cast<std::uint64_t>(w / 4) * 128 +
+                           static_cast<std::uint64_t>(row % 8) * 16 + static_cast<std::uint64_t>(w % 4) * 4,
+                       4, word(row, w));
+          set_all(run, "%rd1", smem_desc(s0, 128, 256));
+        },
+        o);
+    const TensorMemory& tm = r.machine->cta(0).tmem;
+    int written = 0;
+    for (int row = 0; row < c.rows; ++row)
+      for (const int lane : c.lanes(row))
+        for (int w = 0; w < c.words; ++w) {
+          ASSERT_TRUE(tm.defined(lane, 8 + w)) << row << ", " << w;
+          ASSERT_EQ(tm.get(lane, 8 + w), word(row, w)) << row << " -> lane " << lane << ", word " << w;
+          ++written;
+        }
+    int defined = 0;
+    for (int lane = 0; lane < TensorMemory::kLanes; ++lane)
+      for (int col = 0; col < 32; ++col) defined += tm.defined(lane, col) ? 1 : 0;
+    EXPECT_EQ(defined, written);  // nothing else
+  }
+
+  // shift.down at lane 32: 128x256b fills lanes 0-127, then lanes 32..126 move one down.
+  const std::string text = std::string(kHead) + R"(
+.reg .b64 %rd<4>;
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;
+ld.shared.b32 %r1, [slot];
+mov.u32 %r9, %laneid;
+setp.eq.u32 %p, %r9, 0;
+@%p tcgen05.cp.cta_group::1.128x256b [%r1], %rd1;
+add.u32 %r2, %r1, 0x200000;
+@%p tcgen05.shift.cta_group::1.down [%r2];
+ret;
+}
+)";
+  InterpreterOptions o;
+  o.arch = "sm_100a";
+  const Ran r = run_ptx(
+      text,
+      [&](Ran& run) {
+        Memory& sh = run.machine->shared(0);
+        for (int row = 0; row < 128; ++row)
+          for (int w = 0; w < 8; ++w)
+            sh.store(s0 + static_cast<std::uint64_t>(row / 8) * 256 + static_cast<std::uint64_t>(w / 4) * 128 +
+                         static_cast<std::uint64_t>(row % 8) * 16 + static_cast<std::uint64_t>(w % 4) * 4,
+                     4, word(row, w));
+        set_all(run, "%rd1", smem_desc(s0, 128, 256));
+      },
+      o);
+  const TensorMemory& tm = r.machine->cta(0).tmem;
+  for (int lane = 0; lane < 128; ++lane)
+    for (int w = 0; w < 8; ++w)
+      ASSERT_EQ(tm.get(lane, w), word(lane <= 32 ? lane : lane - 1, w)) << lane << ", " << w;
+
+  // A shape's multicast is checked when decoding; the lanes and columns when it runs.
+  EXPECT_NE(error_of(std::string(kHead) + "tcgen05.cp.cta_group::1.64x128b [%r1], 0;\nret;\n}\n", o)
+                .find("'tcgen05.cp.cta_group::1.64x128b': .64x128b takes .warpx2::02_13 or .warpx2::01_23"),
+            std::string::npos);
 }
 
 // D read before the MMA's completion is observed: with no commit, and after the commit before its

@@ -155,6 +155,32 @@ def forms():
         "tcgen05.fence::after_thread_sync.sync.aligned;",
         "tcgen05.fence::before_thread_sync %r1;",
     ]
+    # tcgen05.cp: every shape with every multicast (and none), the decompressions, the operands;
+    # tcgen05.shift.
+    for shape in ["128x256b", "4x256b", "128x128b", "64x128b", "32x128b", "64x256b"]:
+        for cast in ["", ".warpx2::02_13", ".warpx2::01_23", ".warpx4"]:
+            out.append(f"tcgen05.cp.cta_group::1.{shape}{cast} [%r1], %rd1;")
+    for fmt in [".b8x16.b6x16_p32", ".b8x16.b4x16_p64", ".b8x16"]:
+        out.append(f"tcgen05.cp.cta_group::1.128x256b{fmt} [%r1], %rd1;")
+    out += [
+        "tcgen05.cp.cta_group::2.128x256b [%r1], %rd1;",
+        "tcgen05.cp.128x256b [%r1], %rd1;",
+        "tcgen05.cp.cta_group::1.128x256b [%r1], 0;",
+        "tcgen05.cp.cta_group::1.128x256b [%r1], %r2;",
+        "tcgen05.cp.cta_group::1.128x256b %r1, %rd1;",
+        "tcgen05.cp.cta_group::1.128x256b [%r1+8], %rd1;",
+        "tcgen05.cp.cta_group::1.sync.aligned.128x256b [%r1], %rd1;",
+        "tcgen05.cp.cta_group::1.128x256b.b32 [%r1], %rd1;",
+        "tcgen05.shift.cta_group::1.down [%r1];",
+        "tcgen05.shift.cta_group::2.down [%r1];",
+        "tcgen05.shift.cta_group::1 [%r1];",
+        "tcgen05.shift.cta_group::1.up [%r1];",
+        "tcgen05.shift.down [%r1];",
+        "tcgen05.shift.cta_group::1.down %r1;",
+        "tcgen05.shift.cta_group::1.down [%r1+32];",
+        "tcgen05.shift.cta_group::1.down [%rd1];",
+        "tcgen05.shift.cta_group::1.down.sync.aligned [%r1];",
+    ]
     for n in [0, 16, 32, 48, 64, 96, 128, 256, 512, 544, 1024]:
         out.append(f"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], {n};")
         out.append(f"tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, {n};")
