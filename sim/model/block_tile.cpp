@@ -39,6 +39,18 @@ typedef BlockTile::Doubles Doubles;
   return (x[0] | x[1] | x[2] | x[3]) != 0;
 }
 
+// A row's `lanes` result codes (a whole pass: kLanes) to d, widened to 64 bits.
+[[gnu::always_inline]] inline void store_codes(std::uint64_t* d, const UInts& out, int lanes) {
+  if (lanes == BlockTile::kLanes) {  // two halves: GCC passes one 64-byte value through memory
+    const auto lo = __builtin_convertvector(__builtin_shufflevector(out, out, 0, 1, 2, 3), ULongs4);
+    const auto hi = __builtin_convertvector(__builtin_shufflevector(out, out, 4, 5, 6, 7), ULongs4);
+    std::memcpy(d, &lo, sizeof lo);
+    std::memcpy(d + 4, &hi, sizeof hi);
+  } else {
+    for (int l = 0; l < lanes; ++l) d[l] = out[l];
+  }
+}
+
 // Whether any lane of x or y is an f16 NaN or Inf.
 [[gnu::always_inline]] inline bool any_f16_special(const UInts& x, const UInts& y) {
   return any(((x & 0x7c00U) == 0x7c00U) | ((y & 0x7c00U) == 0x7c00U));
@@ -680,14 +692,7 @@ template <int R, bool Sparse, bool Chunked>
       } else if (!c_first) {
         for (int l = 0; l < lanes; ++l) out[l] = static_cast<std::uint32_t>(final_add(out[l], c[at + static_cast<std::size_t>(l)]));
       }
-      if (lanes == kLanes) {  // two halves: GCC passes one 64-byte value through memory
-        const auto lo = __builtin_convertvector(__builtin_shufflevector(out, out, 0, 1, 2, 3), ULongs4);
-        const auto hi = __builtin_convertvector(__builtin_shufflevector(out, out, 4, 5, 6, 7), ULongs4);
-        std::memcpy(d + at, &lo, sizeof lo);
-        std::memcpy(d + at + 4, &hi, sizeof hi);
-      } else {
-        for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = out[l];
-      }
+      store_codes(d + at, out, lanes);
     }
   }
 }
@@ -700,7 +705,6 @@ template <int R, bool Sparse, bool Chunked>
 // (decide_specials); whether there is one is returned.
 template <bool Sparse, bool Wide, int Kc>
 [[gnu::always_inline]] inline bool BlockTile::one_block(const std::uint64_t* c, std::uint64_t* d, Ints& worst) const {
-  typedef std::uint64_t ULongs4 __attribute__((vector_size(32)));
   const int M = s_.m, N = s_.n, K = Kc ? Kc : s_.k;
   const Ints bias = Ints{} + (frac_bits_ + 127);  // 2^(x - E + F) as float bits: its exponent + 127
   const Ints floor = Ints{} + exp_floor_;
@@ -786,14 +790,7 @@ template <bool Sparse, bool Wide, int Kc>
       else total = __builtin_convertvector(acc + run, Doubles);
       UInts out;
       round_all(total, top - frac_bits_, out);
-      if (lanes == kLanes) {  // two halves: GCC passes one 64-byte value through memory
-        const auto lo = __builtin_convertvector(__builtin_shufflevector(out, out, 0, 1, 2, 3), ULongs4);
-        const auto hi = __builtin_convertvector(__builtin_shufflevector(out, out, 4, 5, 6, 7), ULongs4);
-        std::memcpy(d + at, &lo, sizeof lo);
-        std::memcpy(d + at + 4, &hi, sizeof hi);
-      } else {
-        for (int l = 0; l < lanes; ++l) d[at + static_cast<std::size_t>(l)] = out[l];
-      }
+      store_codes(d + at, out, lanes);
     }
   }
   return any(reinterpret_cast<Ints>(specials));

@@ -80,6 +80,7 @@ class ElementDecoder {
 
 class BlockTile {
  public:
+  static constexpr int kLanes = 8;  // columns per pass of the inner loops
   // kLanes columns in one value (GCC/Clang vector extensions: one AVX2 register, or two SSE2 ones).
   typedef std::int32_t Ints __attribute__((vector_size(32)));
   typedef std::uint32_t UInts __attribute__((vector_size(32)));
@@ -113,7 +114,6 @@ class BlockTile {
   [[nodiscard]] int problems() const { return problems_; }
 
  private:
-  static constexpr int kLanes = 8;  // columns per pass of the inner loops
   // A's rows in block order; B's in block order too, or (natural) in their own order (sparse).
   void decode_codes(const std::uint64_t* a, const std::uint64_t* b, bool natural_b);
   void set_b_rows(const int* cols);  // b_at_ (one_block_: cols_) from the sparse rows' B rows
