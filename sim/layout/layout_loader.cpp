@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -35,6 +36,17 @@ struct LayoutTemplate {
   std::string where;  // "file:line:col" of the name, for instantiation errors
 };
 
+// The coordinates (and `reads`) of a template's elements, kept from one instance to the next
+// when no formula uses N: an element (lane, r, e) then lies where it lies for every N, so the 32
+// instances of a warpgroup accumulator evaluate each formula once per element, not once per N.
+// Valid for one `lanes` and `elems` (E is a formula variable).
+struct LayoutCoordMemo {
+  static constexpr int kUnset = std::numeric_limits<int>::min();  // outside a formula's range
+  int lanes = 0, elems = 0;
+  std::vector<FragmentCoord> coord;  // by (r * lanes + lane) * elems + e
+  std::vector<std::int8_t> reads;    // -1: not evaluated yet
+};
+
 namespace {
 
 enum Var : int { kLane, kG, kT, kR, kE, kI, kElems, kHi, kQ, kW, kN, kVarCount };
@@ -46,7 +58,7 @@ constexpr std::array<std::string_view, 1> kDimVariables = {"N"};
 constexpr std::array<std::string_view, 12> kKeys = {"rows",    "cols",  "regs",   "elems",   "row",  "col",
                                                     "problems", "problem", "lanes", "copies", "holders", "reads"};
 
-LayoutLibrary::Entry build(const LayoutTemplate& t, int n);
+LayoutLibrary::Entry build(const LayoutTemplate& t, int n, LayoutCoordMemo* memo = nullptr);
 
 class Loader {
  public:
@@ -233,7 +245,7 @@ class Loader {
 
 // Builds one layout from its (compiled) description; N binds the template parameter (0 otherwise).
 // Errors start with "layout NAME:" (with " (N = n)" for a template instance).
-LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
+LayoutLibrary::Entry build(const LayoutTemplate& t, int n, LayoutCoordMemo* memo) {
   const std::string name = t.is_template ? LayoutLibrary::instance_name(t.name, n) : t.name;
   const std::string label = t.is_template ? fmt::format("{} (N = {})", t.name, n) : t.name;
   const auto dim = [&](const LayoutTemplate::Dim& d) -> int {
@@ -296,6 +308,32 @@ LayoutLibrary::Entry build(const LayoutTemplate& t, int n) {
     };
     return FragmentCoord{eval(t.problem, "problem"), eval(t.row, "row"), eval(t.col, "col")};
   };
+  if (memo) {
+    if (memo->lanes != l.lanes || memo->elems != elems) *memo = LayoutCoordMemo{l.lanes, elems, {}, {}};
+    const std::size_t size = static_cast<std::size_t>(l.distinct()) * static_cast<std::size_t>(l.lanes * elems);
+    if (memo->coord.size() < size) {
+      memo->coord.resize(size, FragmentCoord{LayoutCoordMemo::kUnset, LayoutCoordMemo::kUnset, LayoutCoordMemo::kUnset});
+      memo->reads.resize(size, -1);
+    }
+    const auto at = [&](int lane, int r, int e) {
+      return static_cast<std::size_t>((r * l.lanes + lane) * elems + e);
+    };
+    const auto memo_coord = [&](int lane, int r, int e) {
+      FragmentCoord& c = memo->coord[at(lane, r, e)];
+      if (c.row == LayoutCoordMemo::kUnset) c = coord(lane, r, e);
+      return c;
+    };
+    const auto memo_reads = [&](int lane, int r, int e) {
+      std::int8_t& x = memo->reads[at(lane, r, e)];
+      if (x < 0) x = reads(lane, r, e) ? 1 : 0;
+      return x != 0;
+    };
+    if (t.reads)
+      l.build(memo_coord, memo_reads);
+    else
+      l.build(memo_coord);
+    return entry;
+  }
   if (t.reads)
     l.build(coord, reads);
   else
@@ -374,8 +412,15 @@ const FragmentLayout& LayoutLibrary::instantiate(std::string_view template_name,
   }
   const std::string name = instance_name(template_name, n);
   if (const auto it = entries_.find(name); it != entries_.end()) return it->second.layout;
+  const LayoutTemplate& lt = *t->second;
+  LayoutCoordMemo* memo = nullptr;
+  if (!lt.row.uses(kN) && !lt.col.uses(kN) && !lt.problem.uses(kN) && !(lt.reads && lt.reads->uses(kN))) {
+    std::shared_ptr<LayoutCoordMemo>& m = memos_[lt.name];
+    if (!m) m = std::make_shared<LayoutCoordMemo>();
+    memo = m.get();
+  }
   try {
-    return entries_.emplace(name, build(*t->second, n)).first->second.layout;
+    return entries_.emplace(name, build(lt, n, memo)).first->second.layout;
   } catch (const Error& e) {
     throw Error(fmt::format("{}: {}", t->second->where, e.what()));
   }

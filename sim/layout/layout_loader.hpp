@@ -15,6 +15,8 @@
 
 namespace ptxmma {
 
+struct LayoutCoordMemo;
+
 // The formulas as written in the YAML (for display: `ptxmma layout`).
 struct LayoutFormula {
   std::string problem;  // "0" for single-problem layouts
@@ -88,6 +90,9 @@ class LayoutLibrary {
   std::vector<std::string> published_for_;
   std::string published_by_;
   std::set<std::string, std::less<>> published_;  // names of the published layouts
+  // Per template whose formulas do not use N: its elements' coordinates, evaluated once for all
+  // its instances (layout_loader.cpp).
+  std::map<std::string, std::shared_ptr<LayoutCoordMemo>, std::less<>> memos_;
 };
 
 }  // namespace ptxmma
