@@ -15,6 +15,10 @@
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/rounding_lanes.hpp"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
+
 namespace ptxmma {
 namespace {
 
@@ -239,6 +243,7 @@ BlockTile::BlockTile(const Model& m, const TileSpec& s)
   ae_.assign(mk, ElementDecoder::kZeroExp);
   bm_.assign(nk, 0.0F);
   be_.assign(nk, ElementDecoder::kZeroExp);
+  if (takes_words(s)) words_.resize(static_cast<std::size_t>(problems_ * (s.m + s.n) * s.k / (32 / info(s.a).bits)));
   a_special_.resize(static_cast<std::size_t>(problems_ * s.m));
   b_special_.resize(static_cast<std::size_t>(problems_ * s.n));
   const auto has_specials = [](Type t) { return info(t).has_inf || info(t).nan != NanCode::none; };
@@ -343,24 +348,24 @@ void BlockTile::decode_lanes(const WordFormat& format, const std::uint64_t* code
 }
 
 // Rows r0..r0+7 of an operand (rows of A, columns of B) at once: their word q (8 consecutive
-// indices) in one vector, whose PerWord fields land in 8 consecutive places of the k-major operand.
+// words of `words`, gathered by gather_words) in one vector, whose PerWord fields land in 8
+// consecutive places of the k-major operand.
 template <int PerWord>
-[[gnu::always_inline]] inline void BlockTile::decode_words_of(const WordFormat& format, WordSource src, int rows,
-                                                              std::size_t stride, float* m, std::int32_t* e) const {
+[[gnu::always_inline]] inline void BlockTile::decode_words_of(const WordFormat& format, const std::uint32_t* words,
+                                                              int rows, std::size_t stride, float* m,
+                                                              std::int32_t* e) const {
   constexpr int bits = 32 / PerWord;
-  const int words = s_.k / PerWord;  // per row
+  const int per_row = s_.k / PerWord;
   const WordFormat f = format;  // locals: the stores below cannot change them
   const std::uint32_t* slot = slot_.data();
   for (int r0 = 0; r0 < rows; r0 += kLanes) {
     const int lanes = std::min(kLanes, rows - r0);
-    const std::uint32_t* index = src.index + r0;
-    for (int q = 0; q < words; ++q, index += rows) {
+    const std::uint32_t* word = words + r0;
+    for (int q = 0; q < per_row; ++q, word += rows) {
       UInts w{};
-      if (lanes == kLanes) {
-        for (int l = 0; l < kLanes; ++l) w[l] = src.words[index[l]];
-      } else {
-        for (int l = 0; l < lanes; ++l) w[l] = src.words[index[l]];
-      }
+      if (lanes == kLanes) std::memcpy(&w, word, sizeof w);
+      else
+        for (int l = 0; l < lanes; ++l) w[l] = word[l];
       for (int x = 0; x < PerWord; ++x) {
         Floats vm;
         Ints ve;
@@ -373,17 +378,46 @@ template <int PerWord>
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// AVX2's gather, 8 words an instruction: GCC's generic tuning never makes one of a loop. The
+// indices are far below 2^31, as its signed 32-bit offsets need.
+__attribute__((target("avx2"))) static void gather_avx2(const std::uint32_t* words, const std::uint32_t* index,
+                                                        std::size_t n, std::uint32_t* to) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(index + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i),
+                        _mm256_i32gather_epi32(reinterpret_cast<const int*>(words), at, 4));
+  }
+  for (; i < n; ++i) to[i] = words[index[i]];
+}
+#endif
+
+// The words of a WordSource in its index's order, for decode_words_of to read 8 at a time.
+void BlockTile::gather_words(WordSource src, std::size_t n, std::uint32_t* to) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (__builtin_cpu_supports("avx2")) {
+    gather_avx2(src.words, src.index, n, to);
+    return;
+  }
+#endif
+  for (std::size_t i = 0; i < n; ++i) to[i] = src.words[src.index[i]];
+}
+
 PTXMMA_MULTIVERSION
 void BlockTile::decode_words(WordSource a, WordSource b) {
   const auto mp = static_cast<std::size_t>(mp_), np = static_cast<std::size_t>(np_);
   const bool bytes = info(s_.a).bits == 8;
   const auto words = static_cast<std::size_t>(s_.k / (bytes ? 4 : 2));  // per row
+  const std::size_t a_words = static_cast<std::size_t>(problems_ * s_.m) * words;
+  gather_words(a, a_words, words_.data());
+  gather_words(b, static_cast<std::size_t>(problems_ * s_.n) * words, words_.data() + a_words);
   // Problem by problem, in order: a problem's rows past a multiple of 8 are zero terms until the
   // next one's overwrite them.
   for (int p = 0; p < problems_; ++p) {
     const auto up = static_cast<std::size_t>(p);
-    const WordSource pa{a.words, a.index + up * static_cast<std::size_t>(s_.m) * words};
-    const WordSource pb{b.words, b.index + up * static_cast<std::size_t>(s_.n) * words};
+    const std::uint32_t* pa = words_.data() + up * static_cast<std::size_t>(s_.m) * words;
+    const std::uint32_t* pb = words_.data() + a_words + up * static_cast<std::size_t>(s_.n) * words;
     const auto first_a = static_cast<std::size_t>(p * s_.m), first_b = static_cast<std::size_t>(p * pn_);
     if (bytes) {
       decode_words_of<4>(wa_, pa, s_.m, mp, am_.data() + first_a, ae_.data() + first_a);

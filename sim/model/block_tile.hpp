@@ -122,8 +122,9 @@ class BlockTile {
   void decode_lanes(const WordFormat& f, const std::uint64_t* codes, int rows, int K, bool natural, std::size_t stride,
                     float* m, std::int32_t* e) const;
   void decode_words(WordSource a, WordSource b);
+  static void gather_words(WordSource src, std::size_t n, std::uint32_t* to);
   template <int PerWord>
-  void decode_words_of(const WordFormat& f, WordSource src, int rows, std::size_t stride, float* m,
+  void decode_words_of(const WordFormat& f, const std::uint32_t* words, int rows, std::size_t stride, float* m,
                        std::int32_t* e) const;
   // a_special_ / b_special_ from the decoded exponents (where run_rows found a special term).
   void find_specials();
@@ -224,6 +225,7 @@ class BlockTile {
   // k in block order.
   std::vector<float> am_, bm_;
   std::vector<std::int32_t> ae_, be_;
+  std::vector<std::uint32_t> words_;  // run_words: A's words, then B's, in their WordSource order
   std::vector<std::uint32_t> b_at_;  // sparse: where each row's products find their B row
   const int* cols_ = nullptr;        // sparse: run_sparse's cols (one_block() reads them as they are)
   std::vector<char> a_special_, b_special_;
