@@ -26,16 +26,57 @@ void gather_codes(const std::uint32_t* w, const MmaExecutor::Source* from, std::
   for (std::size_t i = 0; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
 }
 
-// C codes that are whole register words (c_word_), 8 at a time where the CPU has AVX2 gathers.
-PTXMMA_MULTIVERSION
+#if PTXMMA_AVX2_INTRINSICS
+// copy_words' and split_pairs' 8 words at a time: one gather, zero-extended to 64-bit codes.
+__attribute__((target("avx2"))) __m256i gather8(const std::uint32_t* w, const std::uint32_t* word) {
+  return _mm256_i32gather_epi32(reinterpret_cast<const int*>(w),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word)), 4);
+}
+
+__attribute__((target("avx2"))) std::size_t copy_words_avx2(const std::uint32_t* w, const std::uint32_t* word,
+                                                            std::size_t n, std::uint64_t* to) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i x = gather8(w, word + i);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1)));
+  }
+  return i;
+}
+
+// A word's two halves lie low first in memory, so 4 consecutive halves widened are 2 words' codes.
+__attribute__((target("avx2"))) std::size_t split_pairs_avx2(const std::uint32_t* w, const std::uint32_t* word,
+                                                             std::size_t n, std::uint64_t* to) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i x = gather8(w, word + i);
+    const __m128i lo = _mm256_castsi256_si128(x), hi = _mm256_extracti128_si256(x, 1);
+    std::uint64_t* out = to + 2 * i;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu16_epi64(lo));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4), _mm256_cvtepu16_epi64(_mm_srli_si128(lo, 8)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8), _mm256_cvtepu16_epi64(hi));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 12), _mm256_cvtepu16_epi64(_mm_srli_si128(hi, 8)));
+  }
+  return i;
+}
+#endif
+
+// C codes that are whole register words (c_word_).
 void copy_words(const std::uint32_t* w, const std::uint32_t* word, std::size_t n, std::uint64_t* to) {
-  for (std::size_t i = 0; i < n; ++i) to[i] = w[word[i]];
+  std::size_t i = 0;
+#if PTXMMA_AVX2_INTRINSICS
+  if (__builtin_cpu_supports("avx2")) i = copy_words_avx2(w, word, n, to);
+#endif
+  for (; i < n; ++i) to[i] = w[word[i]];
 }
 
 // 16-bit C codes, two to a register word (c_pair_).
-PTXMMA_MULTIVERSION
 void split_pairs(const std::uint32_t* w, const std::uint32_t* word, std::size_t n, std::uint64_t* to) {
-  for (std::size_t i = 0; i < n; ++i) {
+  std::size_t i = 0;
+#if PTXMMA_AVX2_INTRINSICS
+  if (__builtin_cpu_supports("avx2")) i = split_pairs_avx2(w, word, n, to);
+#endif
+  for (; i < n; ++i) {
     const std::uint32_t x = w[word[i]];
     to[2 * i] = x & 0xffffU;
     to[2 * i + 1] = x >> 16;

@@ -15,10 +15,6 @@
 #include "sim/numeric/fields.hpp"
 #include "sim/numeric/rounding_lanes.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#include <immintrin.h>
-#endif
-
 namespace ptxmma {
 namespace {
 
@@ -378,9 +374,8 @@ template <int PerWord>
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-// AVX2's gather, 8 words an instruction: GCC's generic tuning never makes one of a loop. The
-// indices are far below 2^31, as its signed 32-bit offsets need.
+#if PTXMMA_AVX2_INTRINSICS
+// The indices are far below 2^31, as the gather's signed 32-bit offsets need.
 __attribute__((target("avx2"))) static void gather_avx2(const std::uint32_t* words, const std::uint32_t* index,
                                                         std::size_t n, std::uint32_t* to) {
   std::size_t i = 0;
@@ -395,7 +390,7 @@ __attribute__((target("avx2"))) static void gather_avx2(const std::uint32_t* wor
 
 // The words of a WordSource in its index's order, for decode_words_of to read 8 at a time.
 void BlockTile::gather_words(WordSource src, std::size_t n, std::uint32_t* to) {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if PTXMMA_AVX2_INTRINSICS
   if (__builtin_cpu_supports("avx2")) {
     gather_avx2(src.words, src.index, n, to);
     return;

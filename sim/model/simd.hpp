@@ -11,7 +11,13 @@
 // is correctly rounded too. (Never the whole of PTXMMA_MULTIVERSION: with FMA available the
 // compiler may contract a * b + c elsewhere, which would change results.)
 #define PTXMMA_FMA_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
+// Gathers (8 register words by one vpgatherdd) are written out as AVX2 intrinsics in functions of
+// target("avx2"), taken where __builtin_cpu_supports("avx2"): GCC's generic tuning never makes
+// a gather of a loop, it loads the 8 words one at a time.
+#define PTXMMA_AVX2_INTRINSICS 1
+#include <immintrin.h>
 #else
+#define PTXMMA_AVX2_INTRINSICS 0
 #define PTXMMA_MULTIVERSION
 #define PTXMMA_FMA_MULTIVERSION
 #endif
