@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -18,12 +19,40 @@
 namespace ptxmma {
 namespace {
 
-// The element codes of n sources (gather's loop), in vector code where the CPU has AVX2 (its
-// gathers and per-lane shifts).
-PTXMMA_MULTIVERSION
+#if PTXMMA_AVX2_INTRINSICS
+// gather_codes' 8 sources at a time: their words and shifts split out of the (word, shift) pairs,
+// one gather, per-lane shifts, widened to 64-bit codes.
+__attribute__((target("avx2"))) std::size_t gather_codes_avx2(const std::uint32_t* w, const MmaExecutor::Source* from,
+                                                              std::size_t n, std::uint32_t mask, int code_shift,
+                                                              std::uint32_t code_mask, std::uint64_t* to) {
+  static_assert(sizeof(MmaExecutor::Source) == 8 && offsetof(MmaExecutor::Source, shift) == 4);
+  const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);  // words low, shifts high
+  const __m256i m = _mm256_set1_epi32(static_cast<int>(mask)), cm = _mm256_set1_epi32(static_cast<int>(code_mask));
+  const __m128i cs = _mm_cvtsi32_si128(code_shift);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i p0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i)), split);
+    const __m256i p1 =
+        _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i + 4)), split);
+    const __m256i word = _mm256_permute2x128_si256(p0, p1, 0x20), shift = _mm256_permute2x128_si256(p0, p1, 0x31);
+    const __m256i x = _mm256_i32gather_epi32(reinterpret_cast<const int*>(w), word, 4);
+    const __m256i code = _mm256_and_si256(_mm256_srl_epi32(_mm256_and_si256(_mm256_srlv_epi32(x, shift), m), cs), cm);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(code)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + i + 4),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(code, 1)));
+  }
+  return i;
+}
+#endif
+
+// The element codes of n sources (gather's loop).
 void gather_codes(const std::uint32_t* w, const MmaExecutor::Source* from, std::size_t n, std::uint32_t mask,
                   int code_shift, std::uint32_t code_mask, std::uint64_t* to) {
-  for (std::size_t i = 0; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
+  std::size_t i = 0;
+#if PTXMMA_AVX2_INTRINSICS
+  if (__builtin_cpu_supports("avx2")) i = gather_codes_avx2(w, from, n, mask, code_shift, code_mask, to);
+#endif
+  for (; i < n; ++i) to[i] = (((w[from[i].word] >> from[i].shift) & mask) >> code_shift) & code_mask;
 }
 
 #if PTXMMA_AVX2_INTRINSICS
